@@ -1,0 +1,116 @@
+# jsworker build and test entry points. `make help` lists the targets; CI runs `make test` (.ci/run).
+
+GO ?= go
+GOFMT ?= gofmt
+BUILD_DIR ?= build
+# The pinned linter, run with `go run` so nothing needs installing.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+FUZZTIME ?= 60s
+CMAKE ?= cmake
+CTEST ?= ctest
+CMAKE_FLAGS ?=
+
+LIB := $(BUILD_DIR)/libjsworker.so
+CTEST_DIR := $(BUILD_DIR)/ctest
+
+# Go sources to format-check: everything tracked or new, except generated or test-data trees.
+GO_FILES = $(shell find . -name '*.go' -not -path './$(BUILD_DIR)/*' -not -path '*/testdata/*' -not -path './.git/*')
+
+# bash for pipefail in `bench`; the recipes are otherwise plain sh.
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+# The steps of `test` and `check` run in the order written, even under -j.
+.NOTPARALLEL:
+
+.PHONY: help build run test deps check bench fuzz soak clean fmtcheck vet gotest ctest staticcheck tidycheck
+
+help: ## Show this help
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-7s %s\n", $$1, $$2}'
+
+build: ## Build the C shared library build/libjsworker.so (the header is include/jsworker.h)
+	$(GO) build -buildmode=c-shared -o $(LIB) ./cmd/libbuild
+	@# cgo's generated header is not the contract (and omits capi's exports); do not leave it lying around.
+	@rm -f $(BUILD_DIR)/libjsworker.h
+
+run: build ## Build libjsworker.so, then run the demo host (examples/godemo: 4 workers split a job)
+	$(GO) run ./examples/godemo
+
+test: deps fmtcheck vet gotest build ctest ## Run the full suite: deps, gofmt, vet, Go tests (-race -short), C/C++ tests (CTest)
+
+deps: ## Check the tools (go, gcc, g++, cmake, nm); as root with apt-get, install the missing ones
+	@command -v $(GO) >/dev/null 2>&1 || { \
+		echo "deps: '$(GO)' not found. jsworker needs Go 1.26 or newer: download it from https://go.dev/dl/" >&2; \
+		echo "      (e.g. go1.26.8.linux-amd64.tar.gz), unpack it with 'tar -C /usr/local -xzf go1.26.8.linux-amd64.tar.gz'" >&2; \
+		echo "      and add /usr/local/go/bin to PATH, or run make with GO=/path/to/go." >&2; \
+		exit 1; }
+	@missing=; pkgs=; \
+	for t in gcc:gcc g++:g++ $(CMAKE):cmake nm:binutils; do \
+		command -v "$${t%%:*}" >/dev/null 2>&1 || { missing="$$missing $${t%%:*}"; pkgs="$$pkgs $${t##*:}"; }; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+			echo "deps: missing:$$missing; installing cmake g++ binutils with apt-get"; \
+			apt-get update && \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends cmake g++ binutils || exit 1; \
+		else \
+			echo "deps: missing:$$missing" >&2; \
+			echo "      install the packages:$$pkgs (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends$$pkgs)" >&2; \
+			exit 1; \
+		fi; \
+	fi
+	@echo "deps: $$($(GO) version | cut -d' ' -f3-), $$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), $$($(CMAKE) --version | head -n1)"
+
+check: fmtcheck vet staticcheck tidycheck ## Pre-flight for a pull request: gofmt, go vet, staticcheck, go mod tidy
+
+bench: ## Run the benchmarks (5 counts) and keep the output in build/bench.txt
+	@mkdir -p $(BUILD_DIR)
+	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee $(BUILD_DIR)/bench.txt
+
+fuzz: ## Run every Fuzz* target for FUZZTIME (default 60s) each
+	@targets=$$(grep -rE --include='*_test.go' --exclude-dir=$(BUILD_DIR) --exclude-dir=.git \
+		'^func Fuzz[A-Za-z0-9_]*\(' . | sed -E 's|^(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\(.*|\1 \2|'); \
+	if [ -z "$$targets" ]; then echo "fuzz: no Fuzz* targets found"; exit 0; fi; \
+	echo "$$targets" | while read -r dir name; do \
+		echo "fuzz: $$name in $$dir for $(FUZZTIME)"; \
+		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
+	done
+
+soak: ## Run the Hammer and Soak tests at full size under -race (slow)
+	$(GO) test -race -count=1 -run 'Hammer|Soak' -timeout 60m ./...
+
+clean: ## Remove the build outputs (build/)
+	rm -rf $(BUILD_DIR)
+
+# The steps below are the parts of test and check; they can also be run on their own.
+
+fmtcheck:
+	@unformatted=$$($(GOFMT) -l $(GO_FILES) </dev/null); \
+	if [ -n "$$unformatted" ]; then \
+		echo "gofmt: these files are not formatted (run gofmt -w on them):" >&2; \
+		echo "$$unformatted" >&2; \
+		exit 1; \
+	fi
+
+vet:
+	$(GO) vet ./...
+
+gotest:
+	$(GO) test -race -short -count=1 ./...
+
+ctest: build
+	$(CMAKE) -S . -B $(CTEST_DIR) -DJSWORKER_LIB=$(abspath $(LIB)) $(CMAKE_FLAGS)
+	$(CMAKE) --build $(CTEST_DIR)
+	cd $(CTEST_DIR) && $(CTEST) --output-on-failure
+
+staticcheck:
+	$(GO) run $(STATICCHECK) ./...
+
+tidycheck:
+	$(GO) mod tidy
+	@dirty=$$(git status --porcelain go.mod go.sum); \
+	if [ -n "$$dirty" ]; then \
+		echo "The following differences will fail CI until committed:" >&2; \
+		git status --porcelain go.mod go.sum >&2; \
+		git --no-pager diff go.mod go.sum >&2; \
+		exit 1; \
+	fi

@@ -1,0 +1,5 @@
+package clone
+
+// Tests want internal bugs to crash, not to turn into errors, so that the
+// fuzz target sees them.
+func init() { panicOnInternalError = true }

@@ -1,0 +1,69 @@
+package clone
+
+import (
+	"errors"
+	"sync/atomic"
+)
+
+// ErrFrameTooLarge is returned when a value would serialize to more bytes than
+// the cap the caller gave, or when a frame is larger than a channel accepts.
+// Serialize stops as soon as the cap is crossed: an oversized frame is never
+// materialized.
+var ErrFrameTooLarge = errors.New("jsworker: frame too large")
+
+// Ref is something a frame holds besides its bytes: a reference that must be
+// given back exactly once when the frame is consumed or dropped. The
+// shared-memory package implements it for SharedArrayBuffer storage handed
+// from one realm to another.
+type Ref interface {
+	// Release gives the reference back. Frame.Release calls it at most once.
+	Release()
+}
+
+// A Frame is one serialized message: the bytes of the wire format (see
+// doc.go) plus the manifest of references it carries. A frame belongs to no
+// runtime; it can cross goroutines freely. Exactly one owner holds a frame at
+// a time: whoever creates it, then the channel it was pushed into, then the
+// reader that popped it. The owner either hands it on or calls Release.
+//
+// A Frame must not be copied after first use.
+type Frame struct {
+	data     []byte
+	refs     []Ref
+	released atomic.Bool
+}
+
+// NewFrame returns a frame owning data and refs. The caller must not use data
+// afterwards. It is meant for the serializer and for tests; most callers get
+// frames from Serialize.
+func NewFrame(data []byte, refs ...Ref) *Frame {
+	return &Frame{data: data, refs: refs}
+}
+
+// Bytes returns the frame's wire bytes. They stay valid until Release.
+func (f *Frame) Bytes() []byte { return f.data }
+
+// Len returns the number of wire bytes, the size that channel limits count.
+func (f *Frame) Len() int {
+	if f == nil {
+		return 0
+	}
+	return len(f.data)
+}
+
+// Released reports whether Release has been called.
+func (f *Frame) Released() bool { return f.released.Load() }
+
+// Release drops the frame's bytes and releases every reference it carries.
+// The first call does the work; later calls, and calls on a nil frame, are
+// no-ops, so a frame is released exactly once however many owners try.
+func (f *Frame) Release() {
+	if f == nil || !f.released.CompareAndSwap(false, true) {
+		return
+	}
+	refs := f.refs
+	f.refs, f.data = nil, nil
+	for _, r := range refs {
+		r.Release()
+	}
+}

@@ -1,0 +1,197 @@
+package core
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
+)
+
+// ErrorKind tells what produced an error record.
+type ErrorKind uint8
+
+// Error record kinds.
+const (
+	// ErrorUncaught: an exception escaped the worker script, an event
+	// listener, a timer callback or a queueMicrotask callback.
+	ErrorUncaught ErrorKind = iota + 1
+	// ErrorUnhandledRejection: a promise was rejected and no handler was
+	// attached by the end of the macrotask that rejected it.
+	ErrorUnhandledRejection
+	// ErrorInternal: the engine failed (a Go panic inside goja, or a Setup
+	// error). The worker ends; Join returns the error.
+	ErrorInternal
+)
+
+func (k ErrorKind) String() string {
+	switch k {
+	case ErrorUncaught:
+		return "uncaught exception"
+	case ErrorUnhandledRejection:
+		return "unhandled rejection"
+	case ErrorInternal:
+		return "internal error"
+	}
+	return "unknown error"
+}
+
+// An ErrorRecord describes one error a worker did not handle. Uncaught
+// exceptions and unhandled rejections do not stop the worker: it goes on
+// serving messages, as a web worker does.
+type ErrorRecord struct {
+	WorkerID uint64
+	Kind     ErrorKind
+	Name     string // the error's name ("TypeError"), or "" for a thrown non-Error
+	Message  string // the error's message, or the thrown value as a string
+	Stack    string // the JavaScript stack, "Name: message\n\tat …"; may be empty
+	// Filename, Line and Column locate where the exception was thrown (or
+	// the rejection reason was created); Line and Column are 1-based and 0
+	// when unknown.
+	Filename     string
+	Line, Column int
+}
+
+// Error formats the record like Node's report of an uncaught error.
+func (r ErrorRecord) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "worker %d: %s: ", r.WorkerID, r.Kind)
+	switch {
+	case r.Stack != "":
+		b.WriteString(r.Stack)
+	case r.Name != "":
+		b.WriteString(r.Name + ": " + r.Message)
+	default:
+		b.WriteString(r.Message)
+	}
+	if r.Stack == "" && r.Line > 0 {
+		fmt.Fprintf(&b, " at %s:%d:%d", r.Filename, r.Line, r.Column)
+	}
+	return b.String()
+}
+
+// report hands rec to the error hook, or writes it to Stderr when none is
+// installed.
+func (w *Worker) report(rec ErrorRecord) {
+	rec.WorkerID = w.id
+	if h := w.errorHook.Load(); h != nil {
+		(*h)(rec)
+		return
+	}
+	var out io.Writer = os.Stderr
+	if w.opts.Stderr != nil {
+		out = w.opts.Stderr
+	}
+	fmt.Fprintf(out, "jsworker: %s\n", strings.TrimRight(rec.Error(), "\n"))
+}
+
+// reportErr turns an error returned by a call into JavaScript into a record.
+// An interruption caused by Terminate is not an error.
+func (w *Worker) reportErr(err error) {
+	var intr *goja.InterruptedError
+	var ex *goja.Exception
+	var syn *goja.CompilerSyntaxError
+	var so *goja.StackOverflowError
+	switch {
+	case errors.As(err, &so):
+		// goja makes stack overflow uncatchable in JavaScript; report it
+		// the way V8 words it.
+		rec := ErrorRecord{Kind: ErrorUncaught, Name: "RangeError", Message: "Maximum call stack size exceeded"}
+		for _, fr := range so.Stack() {
+			if p := fr.Position(); p.Line > 0 {
+				rec.Filename, rec.Line, rec.Column = p.Filename, p.Line, p.Column
+				break
+			}
+		}
+		w.report(rec)
+	case errors.As(err, &intr):
+		if !w.isTerminating() {
+			w.report(ErrorRecord{Kind: ErrorInternal, Message: intr.Error()})
+		}
+	case errors.As(err, &ex):
+		w.report(w.recordFromException(ex))
+	case errors.As(err, &syn):
+		rec := ErrorRecord{Kind: ErrorUncaught, Name: "SyntaxError", Message: syn.Message}
+		if syn.File != nil {
+			p := syn.File.Position(syn.Offset)
+			rec.Filename, rec.Line, rec.Column = p.Filename, p.Line, p.Column
+		}
+		w.report(rec)
+	default:
+		w.report(ErrorRecord{Kind: ErrorInternal, Message: err.Error()})
+	}
+}
+
+func (w *Worker) recordFromException(ex *goja.Exception) ErrorRecord {
+	rec := w.recordFromValue(ErrorUncaught, ex.Value())
+	for _, fr := range ex.Stack() {
+		if p := fr.Position(); p.Line > 0 {
+			rec.Filename, rec.Line, rec.Column = p.Filename, p.Line, p.Column
+			break
+		}
+	}
+	if rec.Stack == "" {
+		rec.Stack = strings.TrimRight(ex.String(), "\n")
+	}
+	return rec
+}
+
+// recordFromValue describes a thrown value or rejection reason. Reading its
+// properties runs no user code that could escape: getters that throw are
+// caught and ignored.
+func (w *Worker) recordFromValue(kind ErrorKind, v goja.Value) ErrorRecord {
+	rec := ErrorRecord{Kind: kind}
+	if v == nil {
+		rec.Message = "undefined"
+		return rec
+	}
+	w.rt.Try(func() {
+		if o, ok := v.(*goja.Object); ok && o.ClassName() == "Error" {
+			rec.Name = valueString(o.Get("name"))
+			rec.Message = valueString(o.Get("message"))
+			rec.Stack = strings.TrimRight(valueString(o.Get("stack")), "\n")
+			rec.Filename, rec.Line, rec.Column = firstStackPosition(rec.Stack)
+			return
+		}
+		rec.Message = v.String()
+	})
+	if rec.Message == "" && rec.Name == "" {
+		rec.Message = "(unprintable value)"
+	}
+	return rec
+}
+
+func valueString(v goja.Value) string {
+	if v == nil || goja.IsUndefined(v) {
+		return ""
+	}
+	return v.String()
+}
+
+// stackLine matches the position in a goja stack line: "at f (file:3:9(12))"
+// or "at file:3:9(12)".
+var stackLine = regexp.MustCompile(`\tat (?:.*? \()?(.+?):(\d+):(\d+)(?:\(\d+\))?\)?$`)
+
+func firstStackPosition(stack string) (file string, line, col int) {
+	for _, l := range strings.Split(stack, "\n") {
+		if m := stackLine.FindStringSubmatch(l); m != nil {
+			line, _ = strconv.Atoi(m[2])
+			col, _ = strconv.Atoi(m[3])
+			return m[1], line, col
+		}
+	}
+	return "", 0, 0
+}
+
+// internalError records a Go panic that escaped the engine and terminates
+// the worker: after such a panic the runtime's state cannot be trusted.
+func (w *Worker) internalError(r any) error {
+	err := fmt.Errorf("jsworker: internal error in worker %d: %v", w.id, r)
+	w.report(ErrorRecord{Kind: ErrorInternal, Message: err.Error()})
+	w.Terminate()
+	return err
+}

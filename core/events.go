@@ -1,0 +1,195 @@
+package core
+
+import (
+	"errors"
+
+	"github.com/dop251/goja"
+)
+
+// The event types a worker dispatches.
+const (
+	evMessage      = "message"
+	evMessageError = "messageerror"
+)
+
+// A listener is one entry of the worker global's event-listener list. The
+// onmessage / onmessageerror handlers are entries too, placed where they
+// were first set, as the HTML spec orders event handlers.
+type listener struct {
+	typ     string
+	value   goja.Value // the function or handleEvent object, for identity
+	once    bool
+	handler bool // set through onmessage / onmessageerror
+	removed bool
+}
+
+// eventProtoSrc is the prototype of every MessageEvent the worker dispatches:
+// the constant fields live here, each event only owns type and data.
+var eventProtoSrc = goja.MustCompile("MessageEvent.js", `(function (target) {
+	return {
+		origin: "", lastEventId: "", source: null, ports: Object.freeze([]),
+		target: target, currentTarget: target, srcElement: target,
+		bubbles: false, cancelable: false, composed: false,
+		defaultPrevented: false, eventPhase: 2, isTrusted: true,
+		preventDefault: function () {}, stopPropagation: function () {},
+		stopImmediatePropagation: function () {},
+	};
+})`, true)
+
+// installEvents defines addEventListener, removeEventListener, onmessage and
+// onmessageerror on the worker global.
+func (w *Worker) installEvents(g *goja.Object) error {
+	rt := w.rt
+	proto, err := runFactory(rt, eventProtoSrc, g)
+	if err != nil {
+		return err
+	}
+	w.eventProto = proto.(*goja.Object)
+
+	w.defineFunc(g, "addEventListener", 2, func(call goja.FunctionCall) goja.Value {
+		typ, fn := call.Argument(0).String(), call.Argument(1)
+		if !isListener(fn) {
+			if goja.IsUndefined(fn) || goja.IsNull(fn) {
+				return goja.Undefined()
+			}
+			panic(rt.NewTypeError("addEventListener: the listener must be a function or an object with handleEvent"))
+		}
+		if w.findListener(typ, fn) == nil {
+			w.listeners = append(w.listeners, &listener{typ: typ, value: fn, once: onceOption(call.Argument(2))})
+		}
+		return goja.Undefined()
+	})
+	w.defineFunc(g, "removeEventListener", 2, func(call goja.FunctionCall) goja.Value {
+		if l := w.findListener(call.Argument(0).String(), call.Argument(1)); l != nil {
+			w.removeListener(l)
+		}
+		return goja.Undefined()
+	})
+	for i, typ := range [...]string{evMessage, evMessageError} {
+		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+			if h := w.handlers[i]; h != nil {
+				return h.value
+			}
+			return goja.Null()
+		})
+		set := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			w.setHandler(i, typ, call.Argument(0))
+			return goja.Undefined()
+		})
+		g.DefineAccessorProperty("on"+typ, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+	return nil
+}
+
+func isListener(v goja.Value) bool {
+	if _, ok := goja.AssertFunction(v); ok {
+		return true
+	}
+	o, ok := v.(*goja.Object)
+	return ok && o != nil
+}
+
+func onceOption(v goja.Value) bool {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return false
+	}
+	once := o.Get("once")
+	return once != nil && once.ToBoolean()
+}
+
+func (w *Worker) findListener(typ string, fn goja.Value) *listener {
+	for _, l := range w.listeners {
+		if !l.handler && l.typ == typ && l.value.SameAs(fn) {
+			return l
+		}
+	}
+	return nil
+}
+
+func (w *Worker) removeListener(l *listener) {
+	l.removed = true
+	for i, x := range w.listeners {
+		if x == l {
+			w.listeners = append(w.listeners[:i:i], w.listeners[i+1:]...)
+			return
+		}
+	}
+}
+
+// setHandler implements the onmessage / onmessageerror setters: a function
+// takes the handler's place in the listener list (kept where it was first
+// set); anything else removes it.
+func (w *Worker) setHandler(i int, typ string, v goja.Value) {
+	if _, ok := goja.AssertFunction(v); !ok {
+		if h := w.handlers[i]; h != nil {
+			w.removeListener(h)
+			w.handlers[i] = nil
+		}
+		return
+	}
+	if h := w.handlers[i]; h != nil {
+		h.value = v
+		return
+	}
+	h := &listener{typ: typ, value: v, handler: true}
+	w.handlers[i] = h
+	w.listeners = append(w.listeners, h)
+}
+
+// dispatch delivers a message event of type typ carrying data to every
+// listener registered for it when dispatch began, in order. Each listener is
+// its own call into JavaScript (microtasks run after each, as the HTML spec
+// says); an exception from one is reported and the others still run. Only a
+// termination stops the dispatch; it is returned.
+func (w *Worker) dispatch(typ string, data goja.Value) error {
+	var snapshot []*listener
+	for _, l := range w.listeners {
+		if l.typ == typ {
+			snapshot = append(snapshot, l)
+		}
+	}
+	if len(snapshot) == 0 {
+		return nil
+	}
+	ev := w.rt.CreateObject(w.eventProto)
+	ev.Set("type", typ)
+	ev.Set("data", data)
+	for _, l := range snapshot {
+		if l.removed {
+			continue
+		}
+		if l.once {
+			w.removeListener(l)
+		}
+		err := w.callListener(l, ev)
+		var intr *goja.InterruptedError
+		if errors.As(err, &intr) {
+			return err
+		}
+		if err != nil {
+			w.reportErr(err)
+		}
+		w.reportRejections()
+	}
+	return nil
+}
+
+func (w *Worker) callListener(l *listener, ev *goja.Object) error {
+	if fn, ok := goja.AssertFunction(l.value); ok {
+		_, err := fn(w.global, ev)
+		return err
+	}
+	obj := l.value.(*goja.Object)
+	var err error
+	if ex := w.rt.Try(func() {
+		fn, ok := goja.AssertFunction(obj.Get("handleEvent"))
+		if !ok {
+			panic(w.rt.NewTypeError("the listener's handleEvent is not a function"))
+		}
+		_, err = fn(obj, ev)
+	}); ex != nil {
+		return ex
+	}
+	return err
+}

@@ -1,0 +1,290 @@
+package core
+
+import (
+	"container/heap"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
+)
+
+// deliveryBatch bounds how many messages one loop turn delivers before it
+// looks at timers again, so a flood of messages cannot starve timers.
+const deliveryBatch = 64
+
+// loopState is the part of a Worker that only its own goroutine touches.
+type loopState struct {
+	timeOrigin time.Time
+	clock      *time.Timer // fires at the earliest timer deadline
+
+	timers      timerHeap
+	timerByID   map[int64]*timer
+	lastTimerID int64
+	timerSeq    uint64
+	immediates  []*timer
+
+	rejections []*goja.Promise // rejected with no handler yet, in order
+
+	listeners  []*listener
+	handlers   [2]*listener // the onmessage / onmessageerror entries
+	eventProto *goja.Object
+	global     *goja.Object
+	errorCtor  *goja.Object // the realm's original Error and RangeError
+	rangeError *goja.Object
+}
+
+// loop serves the worker until it is terminated, or closed and drained.
+// Each turn: host tasks, then up to deliveryBatch messages, then due timers,
+// then immediates; it sleeps only when none of these has work.
+func (w *Worker) loop() {
+	for {
+		if w.isTerminating() {
+			return
+		}
+		w.runTasks()
+		w.deliverMessages()
+		closing := w.closeRequested.Load()
+		if !closing {
+			w.runDueTimers()
+			w.runImmediates()
+		}
+		if w.isTerminating() {
+			return
+		}
+		queued, _ := w.inbox.Len()
+		if closing && queued == 0 && !w.hasTasks() {
+			return
+		}
+		if queued > 0 || w.hasTasks() || (!closing && len(w.immediates) > 0) {
+			continue
+		}
+		w.sleep(closing)
+	}
+}
+
+// sleep waits for a wake-up, the next timer deadline, or Terminate.
+func (w *Worker) sleep(closing bool) {
+	var due <-chan time.Time
+	if !closing && len(w.timers) > 0 {
+		d := time.Until(w.timers[0].when)
+		if d <= 0 {
+			return
+		}
+		w.clock.Reset(d)
+		due = w.clock.C
+		defer w.clock.Stop()
+	}
+	select {
+	case <-w.wake:
+	case <-due:
+	case <-w.terminating:
+	}
+}
+
+func (w *Worker) hasTasks() bool {
+	w.tasksMu.Lock()
+	defer w.tasksMu.Unlock()
+	return len(w.tasks) > 0
+}
+
+func (w *Worker) runTasks() {
+	w.tasksMu.Lock()
+	tasks := w.tasks
+	w.tasks = nil
+	w.tasksMu.Unlock()
+	for _, fn := range tasks {
+		if w.isTerminating() {
+			return
+		}
+		w.macrotask(func() error { fn(w.rt); return nil })
+	}
+}
+
+func (w *Worker) deliverMessages() {
+	for range deliveryBatch {
+		if w.isTerminating() {
+			return
+		}
+		f, ok := w.inbox.Pop(0)
+		if !ok {
+			return
+		}
+		w.macrotask(func() error { return w.deliver(f) })
+	}
+}
+
+// deliver deserializes one frame into the worker realm and dispatches it as
+// a message event, or as a messageerror event when it cannot be read.
+func (w *Worker) deliver(f *clone.Frame) error {
+	v, err := clone.Deserialize(w.rt, f)
+	if err != nil {
+		return w.dispatch(evMessageError, goja.Null())
+	}
+	return w.dispatch(evMessage, v)
+}
+
+// macrotask runs one task of the event loop with a panic fence, reports what
+// it threw, and then reports promises it left rejected with no handler.
+// Microtasks have already run: goja drains its job queue when the outermost
+// call into JavaScript returns.
+func (w *Worker) macrotask(fn func() error) {
+	if err := w.guard(fn); err != nil {
+		w.reportErr(err)
+	}
+	w.reportRejections()
+}
+
+// guard runs fn, turning a Go panic into an internal error.
+func (w *Worker) guard(fn func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = nil
+			w.fatal = w.internalError(r)
+		}
+	}()
+	return fn()
+}
+
+func (w *Worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperation) {
+	switch op {
+	case goja.PromiseRejectionReject:
+		w.rejections = append(w.rejections, p)
+	case goja.PromiseRejectionHandle:
+		for i, q := range w.rejections {
+			if q == p {
+				w.rejections = append(w.rejections[:i], w.rejections[i+1:]...)
+				break
+			}
+		}
+	}
+}
+
+func (w *Worker) reportRejections() {
+	for len(w.rejections) > 0 {
+		p := w.rejections[0]
+		w.rejections = w.rejections[1:]
+		if w.isTerminating() {
+			continue
+		}
+		w.report(w.recordFromValue(ErrorUnhandledRejection, p.Result()))
+	}
+	w.rejections = nil
+}
+
+// A timer is a setTimeout, setInterval or setImmediate entry.
+type timer struct {
+	id    int64
+	when  time.Time
+	seq   uint64        // creation order: equal deadlines fire in this order
+	every time.Duration // > 0 for setInterval
+	fn    goja.Callable
+	args  []goja.Value
+	index int // position in the heap, -1 when not in it
+	gone  bool
+}
+
+type timerHeap []*timer
+
+func (h timerHeap) Len() int { return len(h) }
+func (h timerHeap) Less(i, j int) bool {
+	if !h[i].when.Equal(h[j].when) {
+		return h[i].when.Before(h[j].when)
+	}
+	return h[i].seq < h[j].seq
+}
+func (h timerHeap) Swap(i, j int) {
+	h[i], h[j] = h[j], h[i]
+	h[i].index, h[j].index = i, j
+}
+func (h *timerHeap) Push(x any) {
+	t := x.(*timer)
+	t.index = len(*h)
+	*h = append(*h, t)
+}
+func (h *timerHeap) Pop() any {
+	old := *h
+	t := old[len(old)-1]
+	old[len(old)-1] = nil
+	*h = old[:len(old)-1]
+	t.index = -1
+	return t
+}
+
+func (w *Worker) newTimer(fn goja.Callable, args []goja.Value) *timer {
+	w.lastTimerID++
+	w.timerSeq++
+	t := &timer{id: w.lastTimerID, seq: w.timerSeq, fn: fn, args: args, index: -1}
+	w.timerByID[t.id] = t
+	return t
+}
+
+func (w *Worker) schedule(t *timer, delay time.Duration) {
+	t.when = time.Now().Add(delay)
+	heap.Push(&w.timers, t)
+}
+
+func (w *Worker) clearTimer(id int64) {
+	t := w.timerByID[id]
+	if t == nil {
+		return
+	}
+	delete(w.timerByID, id)
+	t.gone = true
+	if t.index >= 0 {
+		heap.Remove(&w.timers, t.index)
+	}
+}
+
+// runDueTimers fires, in deadline order, the timers due now that existed
+// when the phase began; timers they create wait for the next turn.
+func (w *Worker) runDueTimers() {
+	now := time.Now()
+	lastSeq := w.timerSeq
+	for len(w.timers) > 0 && !w.isTerminating() {
+		t := w.timers[0]
+		if t.when.After(now) || t.seq > lastSeq {
+			return
+		}
+		heap.Pop(&w.timers)
+		if t.every == 0 {
+			delete(w.timerByID, t.id)
+			t.gone = true
+		}
+		w.macrotask(func() error {
+			_, err := t.fn(goja.Undefined(), t.args...)
+			return err
+		})
+		if t.every > 0 && !t.gone {
+			w.timerSeq++
+			t.seq = w.timerSeq
+			w.schedule(t, t.every)
+		}
+	}
+}
+
+func (w *Worker) runImmediates() {
+	batch := w.immediates
+	w.immediates = nil
+	for _, t := range batch {
+		if w.isTerminating() {
+			return
+		}
+		if t.gone {
+			continue
+		}
+		delete(w.timerByID, t.id)
+		t.gone = true
+		w.macrotask(func() error {
+			_, err := t.fn(goja.Undefined(), t.args...)
+			return err
+		})
+	}
+}
+
+// stopTimers drops every pending timer; none fires afterwards.
+func (w *Worker) stopTimers() {
+	if w.clock != nil {
+		w.clock.Stop()
+	}
+	w.timers, w.immediates, w.timerByID = nil, nil, nil
+}

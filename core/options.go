@@ -1,0 +1,98 @@
+package core
+
+import (
+	"io"
+
+	"github.com/dop251/goja"
+)
+
+// DefaultMaxCallStackSize is the call-stack depth a worker allows when
+// Options.MaxCallStackSize is zero. goja's own default is unbounded, which
+// lets runaway recursion eat the heap; Node allows roughly 10,000 frames.
+const DefaultMaxCallStackSize = 10000
+
+// Options configure a worker. The zero value is ready to use.
+type Options struct {
+	// Name is the worker's name, visible in the worker as the global `name`
+	// and in error records.
+	Name string
+
+	// Filename names the script in stack traces and error positions. The
+	// default is "worker-<id>.js".
+	Filename string
+
+	// Inbox limits the main→worker channel, Outbox the worker→main one.
+	// Zero fields take the defaults (see ChannelLimits).
+	Inbox, Outbox ChannelLimits
+
+	// MaxCallStackSize bounds the JavaScript call-stack depth; exceeding it
+	// throws a RangeError. Zero means DefaultMaxCallStackSize.
+	MaxCallStackSize int
+
+	// DedicatedThread runs the worker on its own OS thread for its whole
+	// life (runtime.LockOSThread), for hosts whose callbacks need a stable
+	// thread. The default, a plain goroutine, starts faster and answers
+	// messages many times faster; see docs/benchmarks.md.
+	DedicatedThread bool
+
+	// OnError receives every uncaught exception and unhandled rejection of
+	// the worker, on the worker's thread, from the very first statement on.
+	// With no handler (here or through SetErrorHandler) records are written
+	// to Stderr.
+	OnError func(ErrorRecord)
+
+	// Stdout and Stderr receive console output and unhandled error reports.
+	// Nil means os.Stdout and os.Stderr.
+	Stdout, Stderr io.Writer
+
+	// Setup, if not nil, runs on the worker's thread after the worker
+	// globals are installed and before the script runs. Embedders use it to
+	// add host functions. A host function that blocks must also return
+	// when the worker's Terminating channel is closed. An error from Setup
+	// ends the worker before its script runs and is returned by Join.
+	Setup func(w *Worker, rt *goja.Runtime) error
+}
+
+// Kind tells how a worker was started.
+type Kind uint8
+
+// Worker kinds.
+const (
+	KindScript Kind = iota + 1 // started from a classic script
+	KindModule                 // started from an ES module graph
+)
+
+func (k Kind) String() string {
+	switch k {
+	case KindScript:
+		return "script"
+	case KindModule:
+		return "module"
+	}
+	return "unknown"
+}
+
+// State is a worker's life-cycle stage. It only moves forward.
+type State int32
+
+// Worker states.
+const (
+	StateStarting State = iota + 1 // created; the script has not finished its first run
+	StateRunning                   // the script ran; the worker serves its event loop
+	StateClosing                   // close or terminate was requested; the loop is ending
+	StateClosed                    // the loop ended and the outbox is closed
+)
+
+func (s State) String() string {
+	switch s {
+	case StateStarting:
+		return "starting"
+	case StateRunning:
+		return "running"
+	case StateClosing:
+		return "closing"
+	case StateClosed:
+		return "closed"
+	}
+	return "unknown"
+}

@@ -22,10 +22,10 @@ SHELL := /bin/bash
 # The steps of `test` and `check` run in the order written, even under -j.
 .NOTPARALLEL:
 
-.PHONY: help build run test deps check bench fuzz soak clean fmtcheck vet gotest ctest staticcheck tidycheck
+.PHONY: help build run test deps check bench bench-compare fuzz soak clean fmtcheck vet gotest ctest staticcheck tidycheck
 
 help: ## Show this help
-	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-7s %s\n", $$1, $$2}'
+	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-14s %s\n", $$1, $$2}'
 
 build: ## Build the C shared library build/libjsworker.so (the header is include/jsworker.h)
 	$(GO) build -buildmode=c-shared -o $(LIB) ./cmd/libbuild
@@ -65,6 +65,9 @@ check: fmtcheck vet staticcheck tidycheck ## Pre-flight for a pull request: gofm
 bench: ## Run the benchmarks (5 counts) and keep the output in build/bench.txt
 	@mkdir -p $(BUILD_DIR)
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee $(BUILD_DIR)/bench.txt
+
+bench-compare: ## Run the core benchmarks and Node's worker_threads programs side by side (bench/compare.sh)
+	bench/compare.sh
 
 fuzz: ## Run every Fuzz* target for FUZZTIME (default 60s) each
 	@targets=$$(grep -rE --include='*_test.go' --exclude-dir=$(BUILD_DIR) --exclude-dir=.git \

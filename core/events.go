@@ -17,7 +17,8 @@ const (
 // were first set, as the HTML spec orders event handlers.
 type listener struct {
 	typ     string
-	value   goja.Value // the function or handleEvent object, for identity
+	value   goja.Value    // the function or handleEvent object, for identity
+	fn      goja.Callable // value as a function; nil for a handleEvent object
 	once    bool
 	handler bool // set through onmessage / onmessageerror
 	removed bool
@@ -55,7 +56,8 @@ func (w *Worker) installEvents(g *goja.Object) error {
 			panic(rt.NewTypeError("addEventListener: the listener must be a function or an object with handleEvent"))
 		}
 		if w.findListener(typ, fn) == nil {
-			w.listeners = append(w.listeners, &listener{typ: typ, value: fn, once: onceOption(call.Argument(2))})
+			callable, _ := goja.AssertFunction(fn)
+			w.listeners = append(w.listeners, &listener{typ: typ, value: fn, fn: callable, once: onceOption(call.Argument(2))})
 		}
 		return goja.Undefined()
 	})
@@ -121,7 +123,8 @@ func (w *Worker) removeListener(l *listener) {
 // takes the handler's place in the listener list (kept where it was first
 // set); anything else removes it.
 func (w *Worker) setHandler(i int, typ string, v goja.Value) {
-	if _, ok := goja.AssertFunction(v); !ok {
+	fn, ok := goja.AssertFunction(v)
+	if !ok {
 		if h := w.handlers[i]; h != nil {
 			w.removeListener(h)
 			w.handlers[i] = nil
@@ -129,10 +132,10 @@ func (w *Worker) setHandler(i int, typ string, v goja.Value) {
 		return
 	}
 	if h := w.handlers[i]; h != nil {
-		h.value = v
+		h.value, h.fn = v, fn
 		return
 	}
-	h := &listener{typ: typ, value: v, handler: true}
+	h := &listener{typ: typ, value: v, fn: fn, handler: true}
 	w.handlers[i] = h
 	w.listeners = append(w.listeners, h)
 }
@@ -143,18 +146,21 @@ func (w *Worker) setHandler(i int, typ string, v goja.Value) {
 // says); an exception from one is reported and the others still run. Only a
 // termination stops the dispatch; it is returned.
 func (w *Worker) dispatch(typ string, data goja.Value) error {
-	var snapshot []*listener
+	snapshot := w.dispatchScratch[:0] // dispatch is never re-entered: only the loop calls it
 	for _, l := range w.listeners {
 		if l.typ == typ {
 			snapshot = append(snapshot, l)
 		}
 	}
+	defer func() { clear(snapshot); w.dispatchScratch = snapshot[:0] }()
 	if len(snapshot) == 0 {
 		return nil
 	}
+	// Own data properties defined directly: a plain Set would first search
+	// the prototype chain for setters.
 	ev := w.rt.CreateObject(w.eventProto)
-	ev.Set("type", typ)
-	ev.Set("data", data)
+	ev.DefineDataProperty("type", w.eventType(typ), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	ev.DefineDataProperty("data", data, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	for _, l := range snapshot {
 		if l.removed {
 			continue
@@ -176,8 +182,8 @@ func (w *Worker) dispatch(typ string, data goja.Value) error {
 }
 
 func (w *Worker) callListener(l *listener, ev *goja.Object) error {
-	if fn, ok := goja.AssertFunction(l.value); ok {
-		_, err := fn(w.global, ev)
+	if l.fn != nil {
+		_, err := l.fn(w.global, ev)
 		return err
 	}
 	obj := l.value.(*goja.Object)
@@ -192,4 +198,15 @@ func (w *Worker) callListener(l *listener, ev *goja.Object) error {
 		return ex
 	}
 	return err
+}
+
+// eventType returns the realm's string value for an event type, made once.
+func (w *Worker) eventType(typ string) goja.Value {
+	if typ == evMessage {
+		if w.messageType == nil {
+			w.messageType = w.rt.ToValue(typ)
+		}
+		return w.messageType
+	}
+	return w.rt.ToValue(typ)
 }

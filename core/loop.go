@@ -25,12 +25,14 @@ type loopState struct {
 
 	rejections []*goja.Promise // rejected with no handler yet, in order
 
-	listeners  []*listener
-	handlers   [2]*listener // the onmessage / onmessageerror entries
-	eventProto *goja.Object
-	global     *goja.Object
-	errorCtor  *goja.Object // the realm's original Error and RangeError
-	rangeError *goja.Object
+	listeners       []*listener
+	dispatchScratch []*listener
+	messageType     goja.Value
+	handlers        [2]*listener // the onmessage / onmessageerror entries
+	eventProto      *goja.Object
+	global          *goja.Object
+	errorCtor       *goja.Object // the realm's original Error and RangeError
+	rangeError      *goja.Object
 }
 
 // loop serves the worker until it is terminated, or closed and drained.
@@ -238,6 +240,9 @@ func (w *Worker) clearTimer(id int64) {
 // runDueTimers fires, in deadline order, the timers due now that existed
 // when the phase began; timers they create wait for the next turn.
 func (w *Worker) runDueTimers() {
+	if len(w.timers) == 0 {
+		return
+	}
 	now := time.Now()
 	lastSeq := w.timerSeq
 	for len(w.timers) > 0 && !w.isTerminating() {

@@ -226,8 +226,10 @@ func (w *Worker) SetErrorHandler(fn func(ErrorRecord)) {
 func (w *Worker) Terminate() {
 	w.termOnce.Do(func() {
 		w.advanceState(StateClosing)
-		w.rt.Interrupt(ErrTerminated)
+		// terminating closes first, so the worker never sees the
+		// interruption without knowing it was asked for.
 		close(w.terminating)
+		w.rt.Interrupt(ErrTerminated)
 		w.inbox.Close()
 		w.wakeup()
 	})

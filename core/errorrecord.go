@@ -79,14 +79,27 @@ func (r ErrorRecord) Error() string {
 func (w *Worker) report(rec ErrorRecord) {
 	rec.WorkerID = w.id
 	if h := w.errorHook.Load(); h != nil {
-		(*h)(rec)
-		return
+		p := callErrorHook(*h, rec)
+		if p == nil {
+			return
+		}
+		// A hook that panics is not trusted with the record: it goes to
+		// Stderr instead, with a note.
+		rec.Message += fmt.Sprintf(" (and the error handler panicked: %v)", p)
+		rec.Stack = ""
 	}
 	var out io.Writer = os.Stderr
 	if w.opts.Stderr != nil {
 		out = w.opts.Stderr
 	}
 	fmt.Fprintf(out, "jsworker: %s\n", strings.TrimRight(rec.Error(), "\n"))
+}
+
+// callErrorHook calls h and returns what it panicked with, or nil.
+func callErrorHook(h func(ErrorRecord), rec ErrorRecord) (panicked any) {
+	defer func() { panicked = recover() }()
+	h(rec)
+	return nil
 }
 
 // reportErr turns an error returned by a call into JavaScript into a record.

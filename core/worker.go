@@ -188,7 +188,8 @@ func (w *Worker) ReceiveFrame(timeout time.Duration) (*clone.Frame, error) {
 // exactly once more when the outbox closes (also after Terminate). Messages
 // posted before the hook was installed do not call it, so a host drains the
 // outbox once, with Receive(…, 0), right after installing it. fn must not
-// block for long: the worker waits for it.
+// block for long: the worker waits for it. A panic in fn is recovered and
+// reported as an ErrorInternal record; the worker goes on.
 func (w *Worker) SetNotify(fn func()) {
 	if fn == nil {
 		w.notifyHook.Store(nil)
@@ -199,6 +200,11 @@ func (w *Worker) SetNotify(fn func()) {
 
 func (w *Worker) fireNotify() {
 	if fn := w.notifyHook.Load(); fn != nil {
+		defer func() {
+			if r := recover(); r != nil {
+				w.report(ErrorRecord{Kind: ErrorInternal, Message: fmt.Sprintf("jsworker: notify hook panicked: %v", r)})
+			}
+		}()
 		(*fn)()
 	}
 }

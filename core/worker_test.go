@@ -535,3 +535,27 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+func TestWorker_PanickingHooksDoNotKillTheProcess(t *testing.T) {
+	var stderr syncBuffer
+	w := spawn(t, `onmessage = function (e) { postMessage(e.data); if (e.data === 2) throw new Error("after hook"); };`, core.Options{
+		Stderr:  &stderr,
+		OnError: func(core.ErrorRecord) { panic("error hook bug") },
+	})
+	w.SetNotify(func() { panic("notify hook bug") })
+	rt := goja.New()
+	post(t, w, rt, 1)
+	post(t, w, rt, 2)
+	post(t, w, rt, 3)
+	for want := int64(1); want <= 3; want++ {
+		if v := recv(t, w, rt); v.ToInteger() != want {
+			t.Fatalf("got %v, want %d", v, want)
+		}
+	}
+	w.Close()
+	join(t, w)
+	out := stderr.String()
+	if !strings.Contains(out, "notify hook panicked") || !strings.Contains(out, "after hook") || !strings.Contains(out, "error handler panicked") {
+		t.Fatalf("stderr = %q", out)
+	}
+}

@@ -1,32 +1,14 @@
 package core
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"os"
 	"time"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/util"
 	"github.com/jsworker/jsworker/clone"
 )
-
-// queueMicrotaskSrc makes the realm's queueMicrotask: the callback runs as a
-// promise job, and what it throws is reported as an uncaught exception (as
-// in browsers and Node), not as a rejection.
-var queueMicrotaskSrc = goja.MustCompile("queueMicrotask.js", `(function (report) {
-	return function queueMicrotask(callback) {
-		if (typeof callback !== "function") {
-			throw new TypeError("queueMicrotask: the callback must be a function");
-		}
-		Promise.resolve().then(function () {
-			try { callback(); } catch (e) { report(e); }
-		});
-	};
-})`, true)
 
 // setupRealm installs the worker globals, then runs Options.Setup.
 func (w *Worker) setupRealm() error {
@@ -58,24 +40,15 @@ func (w *Worker) setupRealm() error {
 		return err
 	}
 	w.installTimers(g)
-	w.installConsole(g)
-
-	perf := rt.NewObject()
-	perf.Set("timeOrigin", float64(w.timeOrigin.UnixNano())/1e6)
-	w.defineFunc(perf, "now", 0, func(goja.FunctionCall) goja.Value {
-		return rt.ToValue(float64(time.Since(w.timeOrigin).Nanoseconds()) / 1e6)
+	err := installStandardGlobals(rt, globalsConfig{
+		stdout:     w.opts.Stdout,
+		stderr:     w.opts.Stderr,
+		timeOrigin: w.timeOrigin,
+		report:     func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
 	})
-	g.Set("performance", perf)
-
-	report := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		w.report(w.recordFromValue(ErrorUncaught, call.Argument(0)))
-		return goja.Undefined()
-	})
-	qm, err := runFactory(rt, queueMicrotaskSrc, report)
 	if err != nil {
 		return err
 	}
-	g.Set("queueMicrotask", qm)
 
 	if w.opts.Setup != nil {
 		if err := w.opts.Setup(w, rt); err != nil {
@@ -85,28 +58,9 @@ func (w *Worker) setupRealm() error {
 	return nil
 }
 
-// runFactory runs a precompiled program that evaluates to a function, and
-// calls that function with args.
-func runFactory(rt *goja.Runtime, prg *goja.Program, args ...goja.Value) (goja.Value, error) {
-	mk, err := rt.RunProgram(prg)
-	if err != nil {
-		return nil, err
-	}
-	factory, ok := goja.AssertFunction(mk)
-	if !ok {
-		return nil, errors.New("jsworker: realm factory is not a function")
-	}
-	return factory(goja.Undefined(), args...)
-}
-
-// defineFunc defines obj[name] as a native function whose JavaScript name
-// and length are the given ones (goja would otherwise name it after the Go
-// function).
+// defineFunc defines obj[name] as a native function of w's realm.
 func (w *Worker) defineFunc(obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	f := w.rt.ToValue(fn).(*goja.Object)
-	f.DefineDataProperty("name", w.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	f.DefineDataProperty("length", w.rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	obj.Set(name, f)
+	defineFunc(w.rt, obj, name, length, fn)
 }
 
 // jsPostMessage is the worker's postMessage(value, transfer?): the value is
@@ -236,39 +190,4 @@ func timerDelay(v goja.Value) time.Duration {
 		return 0
 	}
 	return time.Duration(ms * float64(time.Millisecond))
-}
-
-// installConsole defines console.log/info/debug (to Stdout) and
-// console.warn/error (to Stderr), formatted like Node's util.format.
-func (w *Worker) installConsole(g *goja.Object) {
-	var stdout, stderr io.Writer = os.Stdout, os.Stderr
-	if w.opts.Stdout != nil {
-		stdout = w.opts.Stdout
-	}
-	if w.opts.Stderr != nil {
-		stderr = w.opts.Stderr
-	}
-	u := util.New(w.rt)
-	printer := func(out io.Writer) func(goja.FunctionCall) goja.Value {
-		return func(call goja.FunctionCall) goja.Value {
-			var b bytes.Buffer
-			var format string
-			var args []goja.Value
-			if len(call.Arguments) > 0 {
-				format, args = call.Arguments[0].String(), call.Arguments[1:]
-			}
-			u.Format(&b, format, args...)
-			b.WriteByte('\n')
-			out.Write(b.Bytes())
-			return goja.Undefined()
-		}
-	}
-	console := w.rt.NewObject()
-	for _, name := range []string{"log", "info", "debug"} {
-		w.defineFunc(console, name, 0, printer(stdout))
-	}
-	for _, name := range []string{"warn", "error"} {
-		w.defineFunc(console, name, 0, printer(stderr))
-	}
-	g.Set("console", console)
 }

@@ -2,6 +2,7 @@ package core_test
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -557,5 +558,38 @@ func TestWorker_PanickingHooksDoNotKillTheProcess(t *testing.T) {
 	out := stderr.String()
 	if !strings.Contains(out, "notify hook panicked") || !strings.Contains(out, "after hook") || !strings.Contains(out, "error handler panicked") {
 		t.Fatalf("stderr = %q", out)
+	}
+}
+
+func TestNewHostRealm(t *testing.T) {
+	var out, errOut syncBuffer
+	rt, err := core.NewHostRealm(core.HostRealmOptions{Stdout: &out, Stderr: &errOut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := rt.RunString(`
+		console.log("from %s", "host");
+		var order = [];
+		queueMicrotask(function () { order.push("micro"); });
+		queueMicrotask(function () { throw new Error("micro boom"); });
+		order.push("sync");
+		[typeof performance.now(), typeof postMessage, typeof setTimeout].join(",")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.String() != "number,undefined,undefined" {
+		t.Fatalf("globals: %v", v)
+	}
+	if got := rt.Get("order").Export(); fmt.Sprint(got) != "[sync micro]" {
+		t.Fatalf("order = %v", got)
+	}
+	if out.String() != "from host\n" || !strings.Contains(errOut.String(), "micro boom") {
+		t.Fatalf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+	// A host realm talks to workers like any other.
+	w := spawn(t, `onmessage = function (e) { postMessage(e.data * 2); };`, core.Options{})
+	post(t, w, rt, 21)
+	if got := recv(t, w, rt).ToInteger(); got != 42 {
+		t.Fatalf("got %d", got)
 	}
 }

@@ -1,0 +1,66 @@
+package core
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/dop251/goja"
+)
+
+// HostRealmOptions configure NewHostRealm. The zero value is ready to use.
+type HostRealmOptions struct {
+	// Stdout and Stderr receive console output and reports of errors thrown
+	// by queueMicrotask callbacks. Nil means os.Stdout and os.Stderr.
+	Stdout, Stderr io.Writer
+
+	// MaxCallStackSize bounds the call-stack depth; zero means
+	// DefaultMaxCallStackSize.
+	MaxCallStackSize int
+}
+
+// NewHostRealm returns a goja runtime set up as a host's own realm (a "main
+// context"): the same standard globals a worker realm has — console,
+// performance, queueMicrotask — but no postMessage, onmessage, close or
+// timers, since a host realm has no event loop of its own. Values are cloned
+// out of it by Worker.PostMessage and into it by Worker.Receive.
+//
+// Like every goja runtime, the result may be used by one goroutine at a
+// time only.
+func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
+	rt := goja.New()
+	size := opts.MaxCallStackSize
+	if size <= 0 {
+		size = DefaultMaxCallStackSize
+	}
+	rt.SetMaxCallStackSize(size)
+	stderr := opts.Stderr
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	err := installStandardGlobals(rt, globalsConfig{
+		stdout:     opts.Stdout,
+		stderr:     stderr,
+		timeOrigin: time.Now(),
+		report: func(v goja.Value) {
+			msg := "undefined"
+			if v != nil {
+				rt.Try(func() {
+					if o, ok := v.(*goja.Object); ok {
+						if st := o.Get("stack"); st != nil && !goja.IsUndefined(st) {
+							msg = st.String()
+							return
+						}
+					}
+					msg = v.String()
+				})
+			}
+			fmt.Fprintf(stderr, "jsworker: uncaught exception in a queueMicrotask callback: %s\n", msg)
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return rt, nil
+}

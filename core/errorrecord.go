@@ -54,6 +54,8 @@ type ErrorRecord struct {
 	// when unknown.
 	Filename     string
 	Line, Column int
+
+	thrown goja.Value // the thrown value or rejection reason, for observers; nil if none
 }
 
 // Error formats the record like Node's report of an uncaught error.
@@ -78,6 +80,7 @@ func (r ErrorRecord) Error() string {
 // installed.
 func (w *Worker) report(rec ErrorRecord) {
 	rec.WorkerID = w.id
+	w.observeError(rec)
 	if h := w.errorHook.Load(); h != nil {
 		p := callErrorHook(*h, rec)
 		if p == nil {
@@ -157,7 +160,7 @@ func (w *Worker) recordFromException(ex *goja.Exception) ErrorRecord {
 // properties runs no user code that could escape: getters that throw are
 // caught and ignored.
 func (w *Worker) recordFromValue(kind ErrorKind, v goja.Value) ErrorRecord {
-	rec := ErrorRecord{Kind: kind}
+	rec := ErrorRecord{Kind: kind, thrown: v}
 	if v == nil {
 		rec.Message = "undefined"
 		return rec

@@ -13,16 +13,17 @@ import (
 
 // globalsConfig says where a realm's standard globals send their output.
 type globalsConfig struct {
-	stdout, stderr io.Writer        // nil: os.Stdout, os.Stderr
-	timeOrigin     time.Time        // performance.now() counts from here
-	report         func(goja.Value) // receives what a queueMicrotask callback throws
+	stdout, stderr io.Writer                             // nil: os.Stdout, os.Stderr
+	timeOrigin     time.Time                             // performance.now() counts from here
+	report         func(goja.Value)                      // receives what a queueMicrotask callback throws
+	console        func(level string, args []goja.Value) // observes console calls; may be nil
 }
 
 // installStandardGlobals defines the globals every realm has, worker or
 // host: console, performance and queueMicrotask.
 func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 	g := rt.GlobalObject()
-	installConsole(rt, g, c.stdout, c.stderr)
+	installConsole(rt, g, c.stdout, c.stderr, c.console)
 
 	perf := rt.NewObject()
 	perf.Set("timeOrigin", float64(c.timeOrigin.UnixNano())/1e6)
@@ -82,8 +83,10 @@ func defineFunc(rt *goja.Runtime, obj *goja.Object, name string, length int, fn 
 }
 
 // installConsole defines console.log/info/debug (to stdout) and
-// console.warn/error (to stderr), formatted like Node's util.format.
-func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer) {
+// console.warn/error (to stderr), formatted like Node's util.format. Each
+// call is also passed to observe, if not nil, with its level ("log", "info",
+// "debug", "warn", "error") and arguments.
+func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer, observe func(string, []goja.Value)) {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
@@ -91,8 +94,11 @@ func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer) 
 		stderr = os.Stderr
 	}
 	u := util.New(rt)
-	printer := func(out io.Writer) func(goja.FunctionCall) goja.Value {
+	printer := func(level string, out io.Writer) func(goja.FunctionCall) goja.Value {
 		return func(call goja.FunctionCall) goja.Value {
+			if observe != nil {
+				observe(level, call.Arguments)
+			}
 			var b bytes.Buffer
 			var format string
 			var args []goja.Value
@@ -107,10 +113,10 @@ func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer) 
 	}
 	console := rt.NewObject()
 	for _, name := range []string{"log", "info", "debug"} {
-		defineFunc(rt, console, name, 0, printer(stdout))
+		defineFunc(rt, console, name, 0, printer(name, stdout))
 	}
 	for _, name := range []string{"warn", "error"} {
-		defineFunc(rt, console, name, 0, printer(stderr))
+		defineFunc(rt, console, name, 0, printer(name, stderr))
 	}
 	g.Set("console", console)
 }

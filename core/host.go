@@ -18,6 +18,11 @@ type HostRealmOptions struct {
 	// MaxCallStackSize bounds the call-stack depth; zero means
 	// DefaultMaxCallStackSize.
 	MaxCallStackSize int
+
+	// OnConsole, if not nil, observes every console call (level "log",
+	// "info", "debug", "warn" or "error", and the arguments) on the thread
+	// making it, before it is printed. An inspector uses it.
+	OnConsole func(level string, args []goja.Value)
 }
 
 // NewHostRealm returns a goja runtime set up as a host's own realm (a "main
@@ -43,6 +48,7 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 		stdout:     opts.Stdout,
 		stderr:     stderr,
 		timeOrigin: time.Now(),
+		console:    opts.OnConsole,
 		report: func(v goja.Value) {
 			msg := "undefined"
 			if v != nil {

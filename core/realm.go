@@ -45,6 +45,7 @@ func (w *Worker) setupRealm() error {
 		stderr:     w.opts.Stderr,
 		timeOrigin: w.timeOrigin,
 		report:     func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
+		console:    w.observeConsole,
 	})
 	if err != nil {
 		return err

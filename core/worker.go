@@ -48,6 +48,7 @@ type Worker struct {
 	released       atomic.Bool
 	notifyHook     atomic.Pointer[func()]
 	errorHook      atomic.Pointer[func(ErrorRecord)]
+	obs            observers
 
 	wake        chan struct{} // capacity 1: "look again"
 	terminating chan struct{} // closed by Terminate

@@ -3,6 +3,7 @@ package core_test
 import (
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -591,5 +592,41 @@ func TestNewHostRealm(t *testing.T) {
 	post(t, w, rt, 21)
 	if got := recv(t, w, rt).ToInteger(); got != 42 {
 		t.Fatalf("got %d", got)
+	}
+}
+
+func TestWorker_Observe(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = function (e) {
+		console.warn("seen", e.data);
+		if (e.data === 2) throw new TypeError("observed");
+		postMessage(e.data);
+	};`, core.Options{Stderr: io.Discard, OnError: func(core.ErrorRecord) {}})
+	type event struct{ kind, text string }
+	events := make(chan event, 8)
+	stop := w.Observe(&core.Observer{
+		Console: func(rt *goja.Runtime, level string, args []goja.Value) {
+			events <- event{"console", level + ":" + args[0].String() + " " + args[1].String()}
+		},
+		Error: func(rt *goja.Runtime, rec core.ErrorRecord, thrown goja.Value) {
+			events <- event{"error", rec.Name + ":" + thrown.(*goja.Object).Get("message").String()}
+		},
+	})
+	post(t, w, rt, 1)
+	recv(t, w, rt)
+	post(t, w, rt, 2)
+	want := []event{{"console", "warn:seen 1"}, {"console", "warn:seen 2"}, {"error", "TypeError:observed"}}
+	for _, e := range want {
+		if got := <-events; got != e {
+			t.Fatalf("got %+v, want %+v", got, e)
+		}
+	}
+	stop()
+	post(t, w, rt, 3)
+	recv(t, w, rt)
+	select {
+	case e := <-events:
+		t.Fatalf("observer called after stop: %+v", e)
+	default:
 	}
 }

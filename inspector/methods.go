@@ -1,0 +1,91 @@
+package inspector
+
+import (
+	"slices"
+	"strings"
+)
+
+// The implemented protocol surface. Methods and Events are the machine-readable
+// list that Schema.getDomains and docs/inspector.md are built from; the tests
+// fail if they and the dispatcher (handlers) or the emitted events disagree.
+// Do not modify them.
+var (
+	Methods = []string{
+		"Runtime.callFunctionOn",
+		"Runtime.disable",
+		"Runtime.discardConsoleEntries",
+		"Runtime.enable",
+		"Runtime.evaluate",
+		"Runtime.getProperties",
+		"Runtime.releaseObject",
+		"Runtime.releaseObjectGroup",
+		"Runtime.runIfWaitingForDebugger",
+		"Schema.getDomains",
+	}
+	Events = []string{
+		"Inspector.detached",
+		"Runtime.consoleAPICalled",
+		"Runtime.exceptionThrown",
+		"Runtime.executionContextCreated",
+		"Runtime.executionContextDestroyed",
+		"Runtime.executionContextsCleared",
+	}
+)
+
+// Event names, as emitted.
+const (
+	evDetached         = "Inspector.detached"
+	evConsoleAPICalled = "Runtime.consoleAPICalled"
+	evExceptionThrown  = "Runtime.exceptionThrown"
+	evContextCreated   = "Runtime.executionContextCreated"
+	evContextDestroyed = "Runtime.executionContextDestroyed"
+	evContextsCleared  = "Runtime.executionContextsCleared"
+)
+
+// A handler runs one command on the target's thread. It answers through
+// call.reply or call.fail, now or later (awaitPromise).
+type handler func(c *call)
+
+// handlers is the dispatcher: CDP method name -> implementation.
+var handlers = map[string]handler{
+	"Runtime.callFunctionOn":          callFunctionOn,
+	"Runtime.disable":                 runtimeDisable,
+	"Runtime.discardConsoleEntries":   discardConsoleEntries,
+	"Runtime.enable":                  runtimeEnable,
+	"Runtime.evaluate":                evaluate,
+	"Runtime.getProperties":           getProperties,
+	"Runtime.releaseObject":           releaseObject,
+	"Runtime.releaseObjectGroup":      releaseObjectGroup,
+	"Runtime.runIfWaitingForDebugger": runIfWaitingForDebugger,
+	"Schema.getDomains":               getDomains,
+}
+
+// protocolVersion is the version Schema.getDomains reports for each domain,
+// the one Chrome reports for its stable domains.
+const protocolVersion = "1.3"
+
+type domain struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// domains lists the domains with an implemented method or event, sorted.
+func domains() []domain {
+	var names []string
+	for _, m := range slices.Concat(Methods, Events) {
+		name, _, _ := strings.Cut(m, ".")
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var out []domain
+	for _, name := range slices.Compact(names) {
+		out = append(out, domain{Name: name, Version: protocolVersion})
+	}
+	return out
+}
+
+func getDomains(c *call) {
+	c.reply(struct {
+		Domains []domain `json:"domains"`
+	}{domains()})
+}

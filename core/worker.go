@@ -49,6 +49,7 @@ type Worker struct {
 	notifyHook     atomic.Pointer[func()]
 	errorHook      atomic.Pointer[func(ErrorRecord)]
 	obs            observers
+	insp           inspectorSessions
 
 	wake        chan struct{} // capacity 1: "look again"
 	terminating chan struct{} // closed by Terminate
@@ -367,6 +368,7 @@ func (w *Worker) finish() {
 	w.tasksMu.Lock()
 	w.tasks = nil
 	w.tasksMu.Unlock()
+	w.endInspectorSessions()
 	w.advanceState(StateClosed)
 	w.outbox.Close()
 	close(w.done)

@@ -22,7 +22,7 @@ SHELL := /bin/bash
 # The steps of `test` and `check` run in the order written, even under -j.
 .NOTPARALLEL:
 
-.PHONY: help build run test deps check bench bench-compare fuzz soak clean fmtcheck vet gotest ctest staticcheck tidycheck
+.PHONY: help build run test deps check bench bench-c bench-compare fuzz soak memtest-full clean fmtcheck vet gotest ctest ctest-build staticcheck tidycheck
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-14s %s\n", $$1, $$2}'
@@ -32,8 +32,12 @@ build: ## Build the C shared library build/libjsworker.so (the header is include
 	@# cgo's generated header is not the contract (and omits capi's exports); do not leave it lying around.
 	@rm -f $(BUILD_DIR)/libjsworker.h
 
-run: build ## Build libjsworker.so, then run the demo host (examples/godemo: 4 workers split a job)
-	$(GO) run ./examples/godemo
+DEMO := $(BUILD_DIR)/cdemo
+
+run: build ## Build libjsworker.so, then run the C demo host (examples/cdemo: 4 workers split a job)
+	$(CC) -std=c11 -Wall -Wextra -Werror -O2 -Iinclude -o $(DEMO) examples/cdemo/main.c \
+		-L$(BUILD_DIR) -ljsworker -Wl,-rpath,$(abspath $(BUILD_DIR))
+	$(DEMO)
 
 test: deps fmtcheck vet gotest build ctest ## Run the full suite: deps, gofmt, vet, Go tests (-race -short), C/C++ tests (CTest)
 
@@ -66,6 +70,11 @@ bench: ## Run the benchmarks (5 counts) and keep the output in build/bench.txt
 	@mkdir -p $(BUILD_DIR)
 	set -o pipefail; $(GO) test -run '^$$' -bench . -benchmem -count 5 ./... | tee $(BUILD_DIR)/bench.txt
 
+bench-c: build ctest-build ## Run the C API benchmarks (bench/capi): spawn, round trip, one way, load; medians of 5 runs
+	@mkdir -p $(BUILD_DIR)/bench
+	set -o pipefail; { $(CTEST_DIR)/capi_bench 5; \
+		for i in 1 2 3 4 5; do $(CTEST_DIR)/capi_load_bench $(abspath $(LIB)); done; } | tee $(BUILD_DIR)/bench/capi.txt
+
 bench-compare: ## Run the core benchmarks and Node's worker_threads programs side by side (bench/compare.sh)
 	bench/compare.sh
 
@@ -77,6 +86,9 @@ fuzz: ## Run every Fuzz* target for FUZZTIME (default 60s) each
 		echo "fuzz: $$name in $$dir for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
 	done
+
+memtest-full: build ctest-build ## Run the C value-lifetime test at full size: 1,000,000 round trips, flat memory
+	$(CTEST_DIR)/memory_test_c 1000000
 
 soak: ## Run the Hammer and Soak tests at full size under -race (slow)
 	$(GO) test -race -count=1 -run 'Hammer|Soak' -timeout 60m ./...
@@ -100,10 +112,12 @@ vet:
 gotest:
 	$(GO) test -race -short -count=1 ./...
 
-ctest: build
+ctest: build ctest-build
+	cd $(CTEST_DIR) && $(CTEST) --output-on-failure
+
+ctest-build: build
 	$(CMAKE) -S . -B $(CTEST_DIR) -DJSWORKER_LIB=$(abspath $(LIB)) $(CMAKE_FLAGS)
 	$(CMAKE) --build $(CTEST_DIR)
-	cd $(CTEST_DIR) && $(CTEST) --output-on-failure
 
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...

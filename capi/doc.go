@@ -11,6 +11,9 @@
 //
 // The runtime itself lives in package core. This package is linked into the shared library by cmd/libbuild.
 //
-// For now it exports only the version pair (ZJSGetVersionNumber, ZJSGetVersionString); a later issue fills in the
-// JavaScriptCore-compatible surface (JS*) and the worker extensions (ZJS*, JSWorker*).
+// The exports take and return handles as uintptr (the header's opaque pointer types carry the same integers; see
+// RATIONALE.md, "## C ABI"), so the Go tests call them directly. Files: handles.go (the table, thread checks),
+// context.go and scope.go (contexts, value lifetime, the panic fence), context_api.go, value.go, object.go, string.go
+// (the JavaScriptCore-compatible surface), worker.go (JSWorker* and ZJSWorker*), capi.h (the C side of the
+// preamble: callback bridges and struct mirrors).
 package capi

@@ -45,12 +45,158 @@ extern "C" {
 #define JSWORKER_VERSION_NUMBER 1000
 #define JSWORKER_VERSION_STRING "0.1.0"
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 /*
  * Threads.
  *
- * The library is not thread-safe except where stated otherwise: unless a function's @discussion says it may be
- * called from any thread, call it only from the thread that owns the objects it is given. The owner-thread rules
- * for each kind of object are specified with the objects themselves.
+ * The library is not thread-safe except where stated otherwise. Every object a host is given — a context, a value,
+ * a string, a property name array, a handle scope, a worker — belongs to the OS thread that created it (a value
+ * belongs to its context's thread). A call that passes an object from another thread is refused: it does not touch
+ * the object, it returns its failure value (NULL, false, 0, NaN, or nothing), and, if it has an exception parameter
+ * and was given a context of the calling thread, it stores there a TypeError whose message says "belongs to another
+ * thread". The same happens for NULL, for a handle of the wrong type, and for a handle already released: handle
+ * values are never reused, so a stale handle is always detected. Calls without an exception parameter fail silently
+ * with their failure value (for functions returning void: they do nothing).
+ *
+ * Only ZJSGetVersionNumber and ZJSGetVersionString may be called from any thread. Callbacks the library makes are
+ * documented with the thread they run on: host functions (JSObjectCallAsFunctionCallback) on the thread running the
+ * script, which is the context's thread; the notify and error callbacks on the worker's thread.
+ *
+ * A worker runs on a thread of its own (a goroutine, or a dedicated OS thread on request); the host's thread only
+ * exchanges copies of values with it. Several host threads may each own contexts and workers and use them at the same
+ * time.
+ *
+ * Internal errors: every function catches a failure inside the library (a Go panic). It is reported as an exception
+ * whose name is "InternalError" when the call has an exception parameter and a valid context, and on standard error
+ * otherwise; the function returns its failure value and the context stays usable. No failure inside the library ever
+ * ends the host process.
+ */
+
+/*
+ * Types.
+ *
+ * Handles are opaque pointers, as in JavaScriptCore; their values are integers from the library's handle table,
+ * never addresses, so they must not be dereferenced. NULL is never a valid handle.
+ */
+
+/*! @typedef JSContextRef A JavaScript execution context (here always a global context). Holds the global object and
+ every value made in it. */
+typedef const struct OpaqueJSContext *JSContextRef;
+
+/*! @typedef JSGlobalContextRef A global JavaScript execution context: a realm with its own global object and heap. */
+typedef struct OpaqueJSContext *JSGlobalContextRef;
+
+/*! @typedef JSStringRef An immutable UTF-16 string, reference counted. */
+typedef struct OpaqueJSString *JSStringRef;
+
+/*! @typedef JSClassRef A JavaScript class. This library supports no classes: every function taking one accepts only
+ NULL. */
+typedef struct OpaqueJSClass *JSClassRef;
+
+/*! @typedef JSPropertyNameArrayRef An array of property names, reference counted. */
+typedef struct OpaqueJSPropertyNameArray *JSPropertyNameArrayRef;
+
+/*! @typedef JSValueRef A JavaScript value of one context. See "Value lifetime" below. */
+typedef const struct OpaqueJSValue *JSValueRef;
+
+/*! @typedef JSObjectRef A JavaScript object: a JSValueRef whose value is an object. */
+typedef struct OpaqueJSValue *JSObjectRef;
+
+/*! @typedef JSWorkerRef A worker: a script running on its own thread with its own realm and event loop. */
+typedef struct OpaqueJSWorker *JSWorkerRef;
+
+/*! @typedef ZJSHandleScopeRef An open handle scope of a context (jsworker extension). */
+typedef struct OpaqueZJSHandleScope *ZJSHandleScopeRef;
+
+/*! @typedef JSChar A UTF-16 code unit. */
+typedef unsigned short JSChar;
+
+/*!
+@enum JSType
+@abstract The type of a JavaScript value, as JSValueGetType reports it.
+@constant kJSTypeUndefined The unique undefined value.
+@constant kJSTypeNull The unique null value.
+@constant kJSTypeBoolean A primitive boolean value, one of true or false.
+@constant kJSTypeNumber A primitive number value.
+@constant kJSTypeString A primitive string value.
+@constant kJSTypeObject An object value (meaning that this JSValueRef is a JSObjectRef).
+@constant kJSTypeSymbol A primitive symbol value.
+@constant kJSTypeBigInt A primitive BigInt value.
+*/
+typedef enum {
+    kJSTypeUndefined = 0,
+    kJSTypeNull = 1,
+    kJSTypeBoolean = 2,
+    kJSTypeNumber = 3,
+    kJSTypeString = 4,
+    kJSTypeObject = 5,
+    kJSTypeSymbol = 6,
+    kJSTypeBigInt = 7
+} JSType;
+
+/*!
+@enum JSPropertyAttribute
+@constant kJSPropertyAttributeNone Specifies that a property has no special attributes.
+@constant kJSPropertyAttributeReadOnly Specifies that a property is read-only.
+@constant kJSPropertyAttributeDontEnum Specifies that a property should not be enumerated by for...in loops.
+@constant kJSPropertyAttributeDontDelete Specifies that the delete operation should fail on a property.
+*/
+enum {
+    kJSPropertyAttributeNone = 0,
+    kJSPropertyAttributeReadOnly = 1 << 1,
+    kJSPropertyAttributeDontEnum = 1 << 2,
+    kJSPropertyAttributeDontDelete = 1 << 3
+};
+
+/*! @typedef JSPropertyAttributes A set of JSPropertyAttributes, combined with a bitwise OR. */
+typedef unsigned JSPropertyAttributes;
+
+/*!
+@typedef JSObjectCallAsFunctionCallback
+@abstract The callback invoked when a function made by JSObjectMakeFunctionWithCallback is called.
+@param ctx The execution context to use.
+@param function A JSObjectRef that is the function being called.
+@param thisObject A JSObjectRef that is the 'this' variable in the function's scope (it may hold a primitive or
+ undefined when the caller passed one, despite its type).
+@param argumentCount An integer count of the number of arguments in arguments.
+@param arguments A JSValue array of the arguments passed to the function.
+@param exception A pointer to a JSValueRef in which to return an exception, if any: a value of ctx stored there is
+ thrown to the caller.
+@result A JSValue that is the function's return value, or NULL for undefined.
+@discussion Thread: runs on the thread that is running the script, which is ctx's owner thread, inside the library
+ call that ran the script (JSEvaluateScript, JSObjectCallAsFunction, ...). The callback may call the library on ctx.
+
+ Lifetime: function, thisObject, the arguments and every value the callback makes live in a handle scope the library
+ closes when the callback returns (after reading the result and the exception). Protect a value (JSValueProtect) to
+ keep it longer. The arguments array itself is valid only during the call.
+*/
+typedef JSValueRef (*JSObjectCallAsFunctionCallback)(JSContextRef ctx, JSObjectRef function, JSObjectRef thisObject,
+                                                     size_t argumentCount, const JSValueRef arguments[],
+                                                     JSValueRef *exception);
+
+/*
+ * Value lifetime.
+ *
+ * Values (JSValueRef, JSObjectRef) are not reference counted: no function returning one follows the Create Rule.
+ * A value handle is valid until the first of
+ *
+ *   1. its context is released (the last JSGlobalContextRelease): every value of the context dies with it;
+ *   2. the innermost handle scope (ZJSHandleScopeOpen) open in its context when the value was made is closed —
+ *      unless the value is protected (JSValueProtect) at that moment, in which case it moves into the enclosing
+ *      scope (or to the context, if there is none) and lives on;
+ *   3. ZJSValueRelease is called on it (protected or not).
+ *
+ * Without scopes, every value lives as long as its context, so a loop that makes values grows the context. Wrap the
+ * body of a long loop in ZJSHandleScopeOpen / ZJSHandleScopeClose, or release the values it makes with
+ * ZJSValueRelease, and memory stays flat. JSValueProtect and JSValueUnprotect keep their JavaScriptCore meaning —
+ * a protected value survives — with a count: a value protected n times needs n unprotects. Using a handle after it
+ * died is detected and refused like any stale handle.
+ *
+ * Strings (JSStringRef) and property name arrays follow JavaScriptCore's Create Rule: functions with Create or Copy
+ * in their name return a reference the caller must release; Retain adds one. They belong to no context.
  */
 
 /*!
@@ -73,6 +219,990 @@ JSWORKER_EXPORT int ZJSGetVersionNumber(void);
  Thread: may be called from any thread, at any time, including before any other jsworker function.
 */
 JSWORKER_EXPORT const char *ZJSGetVersionString(void);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Contexts (JSContextRef.h, JSBase.h).
+ */
+
+/*!
+@function
+@abstract Creates a global JavaScript execution context (a main context).
+@param globalObjectClass Must be NULL: the global object is an ordinary object with the standard globals. This
+ library supports no classes.
+@result A JSGlobalContextRef with the standard ECMAScript built-ins plus console, performance and queueMicrotask
+ (as in a worker's realm; structuredClone, SharedArrayBuffer and Atomics when the library gains them), but no
+ postMessage, onmessage, close or timers: a main context has no event loop of its own. NULL if globalObjectClass is
+ not NULL or the context could not be made. Ownership follows the Create Rule.
+@discussion Thread: the calling thread becomes the context's owner; the context, and every value made in it, may be
+ used only from that thread. Values of one context may not be used in another context. A queueMicrotask callback
+ runs when the JSEvaluateScript or JSObjectCallAsFunction that queued it is about to return.
+*/
+JSWORKER_EXPORT JSGlobalContextRef JSGlobalContextCreate(JSClassRef globalObjectClass);
+
+/*!
+@function
+@abstract Retains a global JavaScript execution context.
+@param ctx The JSGlobalContext to retain.
+@result ctx, or NULL if ctx is not a live context of the calling thread.
+*/
+JSWORKER_EXPORT JSGlobalContextRef JSGlobalContextRetain(JSGlobalContextRef ctx);
+
+/*!
+@function
+@abstract Releases a global JavaScript execution context.
+@param ctx The JSGlobalContext to release. NULL, a stale handle or another thread's context: nothing happens.
+@discussion The last release destroys the context and every value, handle scope and host function of it; their
+ handles become stale. Strings and workers are not part of a context and are not affected.
+*/
+JSWORKER_EXPORT void JSGlobalContextRelease(JSGlobalContextRef ctx);
+
+/*!
+@function
+@abstract Gets the global object of a JavaScript execution context.
+@param ctx The JSContext whose global object you want to get.
+@result ctx's global object, a new value handle (see "Value lifetime"), or NULL if ctx is not a live context of the
+ calling thread.
+*/
+JSWORKER_EXPORT JSObjectRef JSContextGetGlobalObject(JSContextRef ctx);
+
+/*!
+@function
+@abstract Sets whether the context may be inspected by a debugger.
+@param ctx The JSGlobalContext that you want to change the inspectability of.
+@param inspectable true to allow inspection. The default is false.
+@discussion The flag is recorded now; the inspector that honours it is not part of this version. Invalid ctx:
+ nothing happens.
+*/
+JSWORKER_EXPORT void JSGlobalContextSetInspectable(JSGlobalContextRef ctx, bool inspectable);
+
+/*!
+@function
+@abstract Gets whether the context may be inspected by a debugger.
+@param ctx The JSGlobalContext that you want to query.
+@result The flag last set with JSGlobalContextSetInspectable (initially false); false if ctx is not a live context
+ of the calling thread.
+*/
+JSWORKER_EXPORT bool JSGlobalContextIsInspectable(JSGlobalContextRef ctx);
+
+/*!
+@function
+@abstract Evaluates a string of JavaScript.
+@param ctx The execution context to use.
+@param script A JSString containing the script to evaluate.
+@param thisObject NULL or ctx's global object: the object to use as "this". Other objects are not supported and
+ produce an exception.
+@param sourceURL A JSString containing a URL for the script's source file, used in exception stack traces. Pass NULL
+ if you do not care to include source file information.
+@param startingLineNumber The script's starting line number in the file located at sourceURL, used only in exception
+ positions. One-based; values below 1 are treated as 1, values above 1048576 are ignored.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result The JSValue that results from evaluating script (a new value handle), or NULL if an exception is thrown. A
+ syntax error is thrown as a SyntaxError.
+*/
+JSWORKER_EXPORT JSValueRef JSEvaluateScript(JSContextRef ctx, JSStringRef script, JSObjectRef thisObject,
+                                            JSStringRef sourceURL, int startingLineNumber, JSValueRef *exception);
+
+/*!
+@function
+@abstract Checks for syntax errors in a string of JavaScript.
+@param ctx The execution context to use.
+@param script A JSString containing the script to check for syntax errors.
+@param sourceURL A JSString containing a URL for the script's source file, used in the error. Pass NULL if you do
+ not care to include source file information.
+@param startingLineNumber As for JSEvaluateScript.
+@param exception A pointer to a JSValueRef in which to store a SyntaxError, if any. Pass NULL if you do not care to
+ store a syntax error exception.
+@result true if the script is syntactically correct, otherwise false. The script is not run.
+*/
+JSWORKER_EXPORT bool JSCheckScriptSyntax(JSContextRef ctx, JSStringRef script, JSStringRef sourceURL,
+                                         int startingLineNumber, JSValueRef *exception);
+
+/*!
+@function
+@abstract Performs a JavaScript garbage collection.
+@param ctx Ignored; may be NULL.
+@discussion Runs a full collection of the process's Go heap, which holds every context and worker. Values are not
+ collected while their handles live (see "Value lifetime"); you need not call this function. Thread: any thread.
+*/
+JSWORKER_EXPORT void JSGarbageCollect(JSContextRef ctx);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Handle scopes and value lifetime (jsworker extensions, and JSValueProtect/Unprotect from JSValueRef.h).
+ */
+
+/*!
+@function
+@abstract Opens a handle scope in a context.
+@param ctx The execution context.
+@result A ZJSHandleScopeRef naming the new scope, or NULL if ctx is not a live context of the calling thread.
+@discussion Every value made in ctx from now on, until the scope is closed or an inner scope opens, belongs to this
+ scope. Scopes nest; close them in reverse order (closing a scope also closes the scopes opened inside it).
+ The handle needs no release other than ZJSHandleScopeClose; an unclosed scope is closed with its context.
+*/
+JSWORKER_EXPORT ZJSHandleScopeRef ZJSHandleScopeOpen(JSContextRef ctx);
+
+/*!
+@function
+@abstract Closes a handle scope, releasing the values made in it.
+@param ctx The execution context the scope was opened in.
+@param scope The scope to close. NULL, an already closed scope or another context's scope: nothing happens.
+@discussion Releases every value of the scope (and of the scopes opened inside it) that is not protected; protected
+ values move into the enclosing scope. The scope handle, and the handles of the inner scopes, become stale.
+*/
+JSWORKER_EXPORT void ZJSHandleScopeClose(JSContextRef ctx, ZJSHandleScopeRef scope);
+
+/*!
+@function
+@abstract Releases one value handle now.
+@param ctx The execution context of the value.
+@param value The value to release, protected or not. NULL or an invalid value: nothing happens.
+@discussion The handle becomes stale; the JavaScript value itself lives on as long as JavaScript code references it.
+*/
+JSWORKER_EXPORT void ZJSValueRelease(JSContextRef ctx, JSValueRef value);
+
+/*!
+@function
+@abstract Protects a JavaScript value from release by the closing of its handle scope.
+@param ctx The execution context to use.
+@param value The JSValue to protect.
+@discussion A value may be protected multiple times and must be unprotected an equal number of times before it
+ can be released by a scope. A protected value still dies with its context or through ZJSValueRelease.
+*/
+JSWORKER_EXPORT void JSValueProtect(JSContextRef ctx, JSValueRef value);
+
+/*!
+@function
+@abstract Unprotects a JavaScript value.
+@param ctx The execution context to use.
+@param value The JSValue to unprotect.
+@discussion Undoes one JSValueProtect (more unprotects than protects are ignored). An unprotected value lives until
+ the scope it is now in closes.
+*/
+JSWORKER_EXPORT void JSValueUnprotect(JSContextRef ctx, JSValueRef value);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Strings (JSStringRef.h). A string belongs to the thread that created it and to no context.
+ */
+
+/*!
+@function
+@abstract Creates a JavaScript string from a null-terminated UTF8 string.
+@param string The null-terminated UTF8 string to copy into the new JSString. NULL gives the empty string; invalid
+ UTF-8 sequences become U+FFFD.
+@result A JSString containing string. Ownership follows the Create Rule.
+*/
+JSWORKER_EXPORT JSStringRef JSStringCreateWithUTF8CString(const char *string);
+
+/*!
+@function
+@abstract Creates a JavaScript string from a buffer of Unicode characters.
+@param chars The buffer of UTF-16 code units to copy into the new JSString (lone surrogates are kept).
+@param numChars The number of characters to copy from the buffer pointed to by chars.
+@result A JSString containing chars, or NULL if chars is NULL and numChars is not 0. Ownership follows the Create
+ Rule.
+*/
+JSWORKER_EXPORT JSStringRef JSStringCreateWithCharacters(const JSChar *chars, size_t numChars);
+
+/*!
+@function
+@abstract Retains a JavaScript string.
+@param string The JSString to retain.
+@result A JSString that is the same as string, or NULL if string is invalid.
+*/
+JSWORKER_EXPORT JSStringRef JSStringRetain(JSStringRef string);
+
+/*!
+@function
+@abstract Releases a JavaScript string.
+@param string The JSString to release. NULL or invalid: nothing happens.
+@discussion The last release frees the string, and the buffer JSStringGetCharactersPtr returned for it.
+*/
+JSWORKER_EXPORT void JSStringRelease(JSStringRef string);
+
+/*!
+@function
+@abstract Returns the number of Unicode characters in a JavaScript string.
+@param string The JSString whose length (in UTF-16 code units) you want to know.
+@result The number of UTF-16 code units in string; 0 if string is invalid.
+*/
+JSWORKER_EXPORT size_t JSStringGetLength(JSStringRef string);
+
+/*!
+@function
+@abstract Returns a pointer to the Unicode character buffer that serves as the backing store for a JavaScript
+ string.
+@param string The JSString whose backing store you want to access.
+@result A pointer to the UTF-16 code units of string (JSStringGetLength of them, not null-terminated), or NULL if
+ string is invalid. The buffer is owned by the string and valid until the string's last release.
+*/
+JSWORKER_EXPORT const JSChar *JSStringGetCharactersPtr(JSStringRef string);
+
+/*!
+@function
+@abstract Returns the maximum number of bytes a JavaScript string will take up if converted into a null-terminated
+ UTF8 string.
+@param string The JSString whose maximum converted size (in bytes) you want to know.
+@result The maximum number of bytes that could be required to convert string into a null-terminated UTF8 string,
+ including the terminating null; 0 if string is invalid.
+*/
+JSWORKER_EXPORT size_t JSStringGetMaximumUTF8CStringSize(JSStringRef string);
+
+/*!
+@function
+@abstract Converts a JavaScript string into a null-terminated UTF8 string, and copies the result into an external
+ byte buffer.
+@param string The source JSString.
+@param buffer The destination byte buffer into which to copy a null-terminated UTF8 representation of string. On
+ return, buffer contains a UTF8 string representation of string. If bufferSize is too small, buffer will contain
+ only partial results: whole characters only, always null-terminated. Lone surrogates become U+FFFD.
+@param bufferSize The size of the external buffer in bytes.
+@result The number of bytes written into buffer (including the null-terminator byte); 0 if bufferSize is 0, buffer
+ is NULL or string is invalid.
+*/
+JSWORKER_EXPORT size_t JSStringGetUTF8CString(JSStringRef string, char *buffer, size_t bufferSize);
+
+/*!
+@function
+@abstract Tests whether two JavaScript strings match.
+@param a The first JSString to test.
+@param b The second JSString to test.
+@result true if the two strings have the same code units, otherwise false (also if either is invalid).
+*/
+JSWORKER_EXPORT bool JSStringIsEqual(JSStringRef a, JSStringRef b);
+
+/*!
+@function
+@abstract Tests whether a JavaScript string matches a null-terminated UTF8 string.
+@param a The JSString to test.
+@param b The null-terminated UTF8 string to test.
+@result true if the two strings match, otherwise false (also if a is invalid or b is NULL).
+*/
+JSWORKER_EXPORT bool JSStringIsEqualToUTF8CString(JSStringRef a, const char *b);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Values (JSValueRef.h). Every value returned is a new value handle of ctx (see "Value lifetime"); a value passed
+ * in must belong to ctx.
+ */
+
+/*!
+@function
+@abstract Returns a JavaScript value's type.
+@param ctx The execution context to use.
+@param value The JSValue whose type you want to obtain.
+@result A value of type JSType that identifies value's type; kJSTypeUndefined if ctx or value is invalid.
+*/
+JSWORKER_EXPORT JSType JSValueGetType(JSContextRef ctx, JSValueRef value);
+
+/*!
+@function
+@abstract Tests whether a JavaScript value's type is the undefined type.
+@param ctx The execution context to use.
+@param value The JSValue to test.
+@result true if value's type is the undefined type, otherwise false (also if ctx or value is invalid).
+*/
+JSWORKER_EXPORT bool JSValueIsUndefined(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value's type is the null type.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value's type is the null type, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsNull(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value's type is the boolean type.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value's type is the boolean type, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsBoolean(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value's type is the number type.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value's type is the number type, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsNumber(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value's type is the string type.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value's type is the string type, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsString(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value's type is the symbol type.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value's type is the symbol type, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsSymbol(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value's type is the object type.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value's type is the object type, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsObject(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value is an array.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value is an array (an Array exotic object), otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsArray(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Tests whether a JavaScript value is a date.
+@param ctx The execution context to use. @param value The JSValue to test.
+@result true if value is a Date object, otherwise false (also if ctx or value is invalid). */
+JSWORKER_EXPORT bool JSValueIsDate(JSContextRef ctx, JSValueRef value);
+
+/*!
+@function
+@abstract Tests whether two JavaScript values are equal, as compared by the JS == operator.
+@param ctx The execution context to use.
+@param a The first value to test.
+@param b The second value to test.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result true if the two values are equal, false if they are not equal or an exception is thrown (a valueOf or
+ toString that throws; an invalid argument).
+*/
+JSWORKER_EXPORT bool JSValueIsEqual(JSContextRef ctx, JSValueRef a, JSValueRef b, JSValueRef *exception);
+
+/*!
+@function
+@abstract Tests whether two JavaScript values are strict equal, as compared by the JS === operator.
+@param ctx The execution context to use.
+@param a The first value to test.
+@param b The second value to test.
+@result true if the two values are strict equal, otherwise false (also if an argument is invalid).
+*/
+JSWORKER_EXPORT bool JSValueIsStrictEqual(JSContextRef ctx, JSValueRef a, JSValueRef b);
+
+/*!
+@function
+@abstract Tests whether a JavaScript value is an object constructed by a given constructor, as compared by the JS
+ instanceof operator.
+@param ctx The execution context to use.
+@param value The JSValue to test.
+@param constructor The constructor to test against.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result true if value is an object constructed by constructor, as compared by the JS instanceof operator, otherwise
+ false (also when an exception is thrown, e.g. constructor is not callable).
+*/
+JSWORKER_EXPORT bool JSValueIsInstanceOfConstructor(JSContextRef ctx, JSValueRef value, JSObjectRef constructor,
+                                                    JSValueRef *exception);
+
+/*! @function @abstract Creates a JavaScript value of the undefined type.
+@param ctx The execution context to use.
+@result The unique undefined value, as a new value handle; NULL if ctx is invalid. */
+JSWORKER_EXPORT JSValueRef JSValueMakeUndefined(JSContextRef ctx);
+
+/*! @function @abstract Creates a JavaScript value of the null type.
+@param ctx The execution context to use.
+@result The unique null value, as a new value handle; NULL if ctx is invalid. */
+JSWORKER_EXPORT JSValueRef JSValueMakeNull(JSContextRef ctx);
+
+/*! @function @abstract Creates a JavaScript value of the boolean type.
+@param ctx The execution context to use. @param boolean The bool to assign to the newly created JSValue.
+@result A JSValue of the boolean type, representing the value of boolean; NULL if ctx is invalid. */
+JSWORKER_EXPORT JSValueRef JSValueMakeBoolean(JSContextRef ctx, bool boolean);
+
+/*! @function @abstract Creates a JavaScript value of the number type.
+@param ctx The execution context to use. @param number The double to assign to the newly created JSValue.
+@result A JSValue of the number type, representing the value of number; NULL if ctx is invalid. */
+JSWORKER_EXPORT JSValueRef JSValueMakeNumber(JSContextRef ctx, double number);
+
+/*! @function @abstract Creates a JavaScript value of the string type.
+@param ctx The execution context to use.
+@param string The JSString to assign to the newly created JSValue. The newly created JSValue copies string; the
+ caller keeps its reference.
+@result A JSValue of the string type, representing the value of string; NULL if ctx or string is invalid. */
+JSWORKER_EXPORT JSValueRef JSValueMakeString(JSContextRef ctx, JSStringRef string);
+
+/*!
+@function
+@abstract Creates a JavaScript value from a JSON formatted string.
+@param ctx The execution context to use.
+@param string The JSString containing the JSON string to be parsed.
+@result A JSValue containing the parsed value (as JSON.parse gives it), or NULL if the input is invalid.
+*/
+JSWORKER_EXPORT JSValueRef JSValueMakeFromJSONString(JSContextRef ctx, JSStringRef string);
+
+/*!
+@function
+@abstract Creates a JavaScript string containing the JSON serialized representation of a JS value.
+@param ctx The execution context to use.
+@param value The value to serialize.
+@param indent The number of spaces to indent when nesting (at most 10, as JSON.stringify allows). If 0, the
+ resulting JSON will not contain newlines.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result A JSString with the result of serialization, or NULL if an exception is thrown (a cycle, a BigInt, a
+ throwing toJSON) or value has no JSON form (undefined, a function, a symbol; then no exception is stored).
+ Ownership follows the Create Rule.
+*/
+JSWORKER_EXPORT JSStringRef JSValueCreateJSONString(JSContextRef ctx, JSValueRef value, unsigned indent,
+                                                    JSValueRef *exception);
+
+/*! @function @abstract Converts a JavaScript value to boolean and returns the resulting boolean.
+@param ctx The execution context to use. @param value The JSValue to convert.
+@result The boolean result of conversion; false if ctx or value is invalid. */
+JSWORKER_EXPORT bool JSValueToBoolean(JSContextRef ctx, JSValueRef value);
+
+/*!
+@function
+@abstract Converts a JavaScript value to number and returns the resulting number.
+@param ctx The execution context to use.
+@param value The JSValue to convert.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result The numeric result of conversion, or NaN if an exception is thrown (a symbol, a BigInt, a throwing valueOf,
+ an invalid argument).
+*/
+JSWORKER_EXPORT double JSValueToNumber(JSContextRef ctx, JSValueRef value, JSValueRef *exception);
+
+/*!
+@function
+@abstract Converts a JavaScript value to string and copies the result into a JavaScript string.
+@param ctx The execution context to use.
+@param value The JSValue to convert.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result A JSString with the result of conversion, or NULL if an exception is thrown (a symbol, a throwing toString,
+ an invalid argument). Ownership follows the Create Rule.
+*/
+JSWORKER_EXPORT JSStringRef JSValueToStringCopy(JSContextRef ctx, JSValueRef value, JSValueRef *exception);
+
+/*!
+@function
+@abstract Converts a JavaScript value to object and returns the resulting object.
+@param ctx The execution context to use.
+@param value The JSValue to convert.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result The JSObject result of conversion (a new value handle), or NULL if an exception is thrown (undefined, null).
+*/
+JSWORKER_EXPORT JSObjectRef JSValueToObject(JSContextRef ctx, JSValueRef value, JSValueRef *exception);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Objects (JSObjectRef.h). Property names are JSStrings; the caller keeps its reference to them.
+ */
+
+/*!
+@function
+@abstract Creates a JavaScript object.
+@param ctx The execution context to use.
+@param jsClass Must be NULL (the object is a plain object with Object.prototype as its prototype).
+@param data Ignored: objects without a class have no private data.
+@result A JSObject, or NULL if jsClass is not NULL or ctx is invalid.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMake(JSContextRef ctx, JSClassRef jsClass, void *data);
+
+/*!
+@function
+@abstract Creates a JavaScript Array object.
+@param ctx The execution context to use.
+@param argumentCount An integer count of the number of arguments in arguments.
+@param arguments A JSValue array of data to populate the Array with. Pass NULL if argumentCount is 0.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result A JSObject that is an Array, or NULL if an exception is thrown (an invalid element).
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeArray(JSContextRef ctx, size_t argumentCount, const JSValueRef arguments[],
+                                              JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a JavaScript Error object, as if by invoking the built-in Error constructor.
+@param ctx The execution context to use.
+@param argumentCount An integer count of the number of arguments in arguments.
+@param arguments A JSValue array of arguments to pass to the Error Constructor (message, options). Pass NULL if
+ argumentCount is 0.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result A JSObject that is an Error, or NULL if an exception is thrown.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeError(JSContextRef ctx, size_t argumentCount, const JSValueRef arguments[],
+                                              JSValueRef *exception);
+
+/*!
+@function
+@abstract Gets a property from an object.
+@param ctx The execution context to use.
+@param object The JSObject whose property you want to get.
+@param propertyName A JSString containing the property's name.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result The property's value if object has the property (a getter's result), otherwise the undefined value; NULL if
+ an exception is thrown.
+*/
+JSWORKER_EXPORT JSValueRef JSObjectGetProperty(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName,
+                                               JSValueRef *exception);
+
+/*!
+@function
+@abstract Sets a property on an object.
+@param ctx The execution context to use.
+@param object The JSObject whose property you want to set.
+@param propertyName A JSString containing the property's name.
+@param value A JSValueRef to use as the property's value.
+@param attributes A logically ORed set of JSPropertyAttributes to give to the property. They apply only when the
+ property does not exist yet (object and its prototypes); an existing property is assigned as by "object[name] =
+ value" in sloppy code, which ignores read-only properties.
+@param exception A pointer to a JSValueRef in which to store an exception, if any (a throwing setter, a
+ non-extensible object). Pass NULL if you do not care to store an exception.
+*/
+JSWORKER_EXPORT void JSObjectSetProperty(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName,
+                                         JSValueRef value, JSPropertyAttributes attributes, JSValueRef *exception);
+
+/*!
+@function
+@abstract Tests whether an object has a given property.
+@param ctx The execution context to use.
+@param object The JSObject to test.
+@param propertyName A JSString containing the property's name.
+@result true if object or its prototype chain has a property whose name matches propertyName (the JS in operator),
+ otherwise false (also if a proxy trap throws or an argument is invalid).
+*/
+JSWORKER_EXPORT bool JSObjectHasProperty(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName);
+
+/*!
+@function
+@abstract Deletes a property from an object.
+@param ctx The execution context to use.
+@param object The JSObject whose property you want to delete.
+@param propertyName A JSString containing the property's name.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result true if the delete operation succeeds (as the JS delete operator in sloppy code), otherwise false (for
+ example, if the property is not configurable, or an exception is thrown).
+*/
+JSWORKER_EXPORT bool JSObjectDeleteProperty(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName,
+                                            JSValueRef *exception);
+
+/*!
+@function
+@abstract Gets a property from an object by numeric index.
+@param ctx The execution context to use.
+@param object The JSObject whose property you want to get.
+@param propertyIndex An integer value that is the property's name.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result The property's value if object has the property, otherwise the undefined value; NULL if an exception is
+ thrown. Equivalent to JSObjectGetProperty with the string form of propertyIndex.
+*/
+JSWORKER_EXPORT JSValueRef JSObjectGetPropertyAtIndex(JSContextRef ctx, JSObjectRef object, unsigned propertyIndex,
+                                                      JSValueRef *exception);
+
+/*!
+@function
+@abstract Sets a property on an object by numeric index.
+@param ctx The execution context to use.
+@param object The JSObject whose property you want to set.
+@param propertyIndex The property's name as a number.
+@param value A JSValue to use as the property's value.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+*/
+JSWORKER_EXPORT void JSObjectSetPropertyAtIndex(JSContextRef ctx, JSObjectRef object, unsigned propertyIndex,
+                                                JSValueRef value, JSValueRef *exception);
+
+/*!
+@function
+@abstract Tests whether an object can be called as a function.
+@param ctx The execution context to use.
+@param object The JSObject to test.
+@result true if the object can be called as a function, otherwise false (also if an argument is invalid).
+*/
+JSWORKER_EXPORT bool JSObjectIsFunction(JSContextRef ctx, JSObjectRef object);
+
+/*!
+@function
+@abstract Calls an object as a function.
+@param ctx The execution context to use.
+@param object The JSObject to call as a function.
+@param thisObject The object to use as "this," or NULL to use the global object as "this."
+@param argumentCount An integer count of the number of arguments in arguments.
+@param arguments A JSValue array of arguments to pass to the function. Pass NULL if argumentCount is 0.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result The JSValue that results from calling object as a function, or NULL if an exception is thrown or object is
+ not a function.
+*/
+JSWORKER_EXPORT JSValueRef JSObjectCallAsFunction(JSContextRef ctx, JSObjectRef object, JSObjectRef thisObject,
+                                                  size_t argumentCount, const JSValueRef arguments[],
+                                                  JSValueRef *exception);
+
+/*!
+@function
+@abstract Convenience method for creating a JavaScript function with a given callback as its implementation.
+@param ctx The execution context to use.
+@param name A JSString containing the function's name (its name property). Pass NULL to create an anonymous
+ function.
+@param callAsFunction The JSObjectCallAsFunctionCallback to invoke when the function is called. Must not be NULL.
+@result A JSObject that is a function, or NULL if callAsFunction is NULL or an argument is invalid. The object's
+ prototype will be the default function prototype. The function lives as long as its context, whatever happens to
+ this handle.
+@discussion The callback runs on ctx's thread; see JSObjectCallAsFunctionCallback.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeFunctionWithCallback(JSContextRef ctx, JSStringRef name,
+                                                             JSObjectCallAsFunctionCallback callAsFunction);
+
+/*!
+@function
+@abstract Gets the names of an object's enumerable properties.
+@param ctx The execution context to use.
+@param object The object whose property names you want to get.
+@result A JSPropertyNameArray containing the names of object's enumerable string-keyed properties, own and
+ inherited, in the order a for...in loop visits them; NULL if a proxy trap or getter throws or an argument is
+ invalid. Ownership follows the Create Rule.
+*/
+JSWORKER_EXPORT JSPropertyNameArrayRef JSObjectCopyPropertyNames(JSContextRef ctx, JSObjectRef object);
+
+/*!
+@function
+@abstract Retains a JavaScript property name array.
+@param array The JSPropertyNameArray to retain.
+@result A JSPropertyNameArray that is the same as array, or NULL if array is invalid.
+*/
+JSWORKER_EXPORT JSPropertyNameArrayRef JSPropertyNameArrayRetain(JSPropertyNameArrayRef array);
+
+/*!
+@function
+@abstract Releases a JavaScript property name array.
+@param array The JSPropertyNameArray to release. NULL or invalid: nothing happens.
+@discussion The last release also releases the names the array holds (JSPropertyNameArrayGetNameAtIndex).
+*/
+JSWORKER_EXPORT void JSPropertyNameArrayRelease(JSPropertyNameArrayRef array);
+
+/*!
+@function
+@abstract Gets a count of the number of items in a JavaScript property name array.
+@param array The array from which to retrieve the count.
+@result An integer count of the number of names in array; 0 if array is invalid.
+*/
+JSWORKER_EXPORT size_t JSPropertyNameArrayGetCount(JSPropertyNameArrayRef array);
+
+/*!
+@function
+@abstract Gets a property name at a given index in a JavaScript property name array.
+@param array The array from which to retrieve the property name.
+@param index The index of the property name to retrieve.
+@result A JSStringRef containing the property name, or NULL if index is out of range or array is invalid. The
+ string belongs to the array (Get Rule): retain it to keep it beyond the array's last release.
+*/
+JSWORKER_EXPORT JSStringRef JSPropertyNameArrayGetNameAtIndex(JSPropertyNameArrayRef array, size_t index);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Workers.
+ *
+ * A worker is a script running on a thread of its own, in a realm of its own, with an event loop (web worker
+ * globals: postMessage, onmessage, addEventListener, close, self, name, setTimeout/setInterval/setImmediate and
+ * their clear functions, queueMicrotask, console, performance). Values travel between the host's contexts and a
+ * worker only as structured-clone copies. Each direction has a bounded queue: the inbox (host to worker) and the
+ * outbox (worker to host). A worker belongs to the thread that created it; it may be used with any context of that
+ * thread.
+ */
+
+/*!
+@constant kJSWorkerWaitForever The JSWorkerReceive timeout that waits until a message arrives or the worker has
+ ended and every message was received.
+*/
+#define kJSWorkerWaitForever UINT64_MAX
+
+/*! @constant kJSWorkerDefaultMaxMessageBytes The default limit on one message's serialized size: 64 MiB. */
+#define kJSWorkerDefaultMaxMessageBytes ((size_t)64 << 20)
+/*! @constant kJSWorkerDefaultMaxQueuedBytes The default limit on the bytes queued in one direction: 256 MiB. */
+#define kJSWorkerDefaultMaxQueuedBytes ((size_t)256 << 20)
+/*! @constant kJSWorkerDefaultMaxQueuedMessages The default limit on the messages queued in one direction: 1024. */
+#define kJSWorkerDefaultMaxQueuedMessages ((size_t)1024)
+
+/*!
+@function
+@abstract Creates a worker running a classic script.
+@param source A JSString containing the worker's script. The caller keeps its reference.
+@result A JSWorkerRef, or NULL if the script has a syntax error (use ZJSWorkerCreateWithOptions to learn why) or
+ source is invalid. Ownership follows the Create Rule: release it with JSWorkerRelease.
+@discussion The script is compiled before the function returns and runs on the worker's thread afterwards; the call
+ does not wait for it. The channels have the default limits (kJSWorkerDefault*). Uncaught exceptions of the worker
+ are written to standard error unless an error callback is installed. Thread: the calling thread becomes the
+ worker's owner.
+*/
+JSWORKER_EXPORT JSWorkerRef JSWorkerCreate(JSStringRef source);
+
+/*!
+@function
+@abstract Creates a worker with limits on its message queues.
+@param source A JSString containing the worker's script.
+@param maxMessageBytes The largest serialized message accepted, in bytes.
+@param maxQueuedBytes The most bytes queued at once.
+@param maxQueuedMessages The most messages queued at once.
+@result A JSWorkerRef, or NULL as for JSWorkerCreate. Ownership follows the Create Rule.
+@discussion The same limits apply to both directions. Every limit is literal: 0 is a real zero limit (that queue
+ accepts no message at all), and no message is smaller than 2 bytes. A post over a limit fails:
+ JSWorkerPostMessage stores a RangeError, postMessage in the worker throws one.
+*/
+JSWORKER_EXPORT JSWorkerRef JSWorkerCreateWithLimits(JSStringRef source, size_t maxMessageBytes,
+                                                     size_t maxQueuedBytes, size_t maxQueuedMessages);
+
+/*!
+@enum ZJSErrorKind
+@abstract What produced an error report.
+@constant kZJSErrorUncaught An exception escaped the script, a listener, a timer or a queueMicrotask callback. The
+ worker goes on serving messages.
+@constant kZJSErrorUnhandledRejection A promise was rejected with no handler attached by the end of the task.
+@constant kZJSErrorInternal The engine failed; the worker ends.
+*/
+typedef enum { kZJSErrorUncaught = 1, kZJSErrorUnhandledRejection = 2, kZJSErrorInternal = 3 } ZJSErrorKind;
+
+/*!
+@struct ZJSErrorInfo
+@abstract An error a worker did not handle, as given to a ZJSWorkerErrorCallback.
+@field size sizeof(ZJSErrorInfo) of the library that made it; fields may be added at the end in later versions.
+@field kind What produced the error.
+@field name The error's name ("TypeError"), or "" for a thrown non-Error value.
+@field message The error's message, or the thrown value as a string.
+@field stack The JavaScript stack ("TypeError: ...\n\tat ..."), or "".
+@field filename The script where the error was thrown, or "".
+@field line The 1-based line where the error was thrown, or 0 if unknown.
+@field column The 1-based column, or 0 if unknown.
+@discussion The strings are UTF-8, null-terminated, owned by the library and valid only during the callback.
+*/
+typedef struct ZJSErrorInfo {
+    size_t size;
+    ZJSErrorKind kind;
+    const char *name;
+    const char *message;
+    const char *stack;
+    const char *filename;
+    unsigned line;
+    unsigned column;
+} ZJSErrorInfo;
+
+/*!
+@typedef ZJSWorkerErrorCallback
+@abstract Receives the errors a worker did not handle.
+@param worker The worker. Do not call the library with it from the callback: the callback runs on another thread.
+@param error The error; valid only during the call.
+@param userData The pointer given with the callback.
+@discussion Thread: runs on the worker's thread, which waits for it: keep it short and thread-safe.
+*/
+typedef void (*ZJSWorkerErrorCallback)(JSWorkerRef worker, const ZJSErrorInfo *error, void *userData);
+
+/*!
+@struct ZJSChannelLimits
+@abstract Limits of one message queue. In ZJSWorkerOptions a field left 0 takes its default
+ (kJSWorkerDefault*); unlike JSWorkerCreateWithLimits, 0 is not a zero limit there.
+@field maxMessageBytes The largest serialized message accepted, in bytes.
+@field maxQueuedBytes The most bytes queued at once.
+@field maxQueuedMessages The most messages queued at once.
+*/
+typedef struct ZJSChannelLimits {
+    size_t maxMessageBytes;
+    size_t maxQueuedBytes;
+    size_t maxQueuedMessages;
+} ZJSChannelLimits;
+
+/*!
+@struct ZJSWorkerOptions
+@abstract Options for ZJSWorkerCreateWithOptions. Zero-initialize it, set size, then the fields you need:
+ ZJSWorkerOptions options = {.size = sizeof(ZJSWorkerOptions), .name = "resizer"};
+@field size sizeof(ZJSWorkerOptions) as the caller compiled it. Fields beyond size take their defaults, so a host
+ built against an older header keeps working; a larger size is accepted if the fields this library does not know
+ are all zero.
+@field inbox Limits of the host-to-worker queue (0 fields: defaults).
+@field outbox Limits of the worker-to-host queue (0 fields: defaults).
+@field name The worker's name global and the name in its error reports, UTF-8, copied; NULL for "".
+@field filename The script's name in stack traces, UTF-8, copied; NULL for "worker-<id>.js".
+@field maxCallStackSize The JavaScript call-stack depth allowed; deeper recursion throws a RangeError. 0: 10000.
+@field dedicatedThread true to run the worker on an OS thread of its own for its whole life (for callbacks that
+ need one stable thread); false (the default) runs it on a goroutine, which starts and answers messages faster.
+@field inspectable true to allow a debugger to attach. Recorded now; the inspector is not part of this version.
+@field errorCallback Receives the worker's unhandled errors from its first statement on; NULL writes them to
+ standard error. See ZJSWorkerSetErrorCallback.
+@field errorUserData Passed to errorCallback.
+*/
+typedef struct ZJSWorkerOptions {
+    size_t size;
+    ZJSChannelLimits inbox;
+    ZJSChannelLimits outbox;
+    const char *name;
+    const char *filename;
+    size_t maxCallStackSize;
+    bool dedicatedThread;
+    bool inspectable;
+    ZJSWorkerErrorCallback errorCallback;
+    void *errorUserData;
+} ZJSWorkerOptions;
+
+/*!
+@function
+@abstract Creates a worker with options (jsworker extension).
+@param source A JSString containing the worker's script.
+@param options The options, or NULL for the defaults. Read during the call only.
+@param errorMessage A pointer to a JSStringRef in which to store why the worker could not be created (a syntax
+ error with its position, a bad options->size), or NULL if you do not care. Ownership of a stored string follows the
+ Create Rule; nothing is stored on success.
+@result A JSWorkerRef, or NULL on failure. Ownership follows the Create Rule.
+*/
+JSWORKER_EXPORT JSWorkerRef ZJSWorkerCreateWithOptions(JSStringRef source, const ZJSWorkerOptions *options,
+                                                       JSStringRef *errorMessage);
+
+/*!
+@function
+@abstract Posts a copy of a value to a worker.
+@param worker The worker.
+@param ctx The context value belongs to (any context of the calling thread).
+@param value The value to send. It is copied by the structured clone algorithm before the function returns; the
+ worker receives it as the data of a message event.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result true if the message was queued, otherwise false with nothing queued and one of these exceptions:
+ a DataCloneError (value cannot be cloned: a function, a symbol, ...); a RangeError whose message contains
+ "message too large for the worker's limit" or "queue full"; an InvalidStateError "the worker is closed" (the
+ worker is closing or has ended); the exception a getter of value threw; a TypeError for an invalid, NULL or other
+ thread's worker or value.
+@discussion Never blocks. Thread: the worker's and ctx's owner thread.
+*/
+JSWORKER_EXPORT bool JSWorkerPostMessage(JSWorkerRef worker, JSContextRef ctx, JSValueRef value,
+                                         JSValueRef *exception);
+
+/*!
+@function
+@abstract Posts a copy of a value to a worker, transferring the listed objects (jsworker extension).
+@param worker The worker.
+@param ctx The context of value and of the transfer list.
+@param value The value to send.
+@param transferCount The number of values in transfer.
+@param transfer The objects to transfer rather than copy (ArrayBuffers), or NULL if transferCount is 0.
+@param exception As for JSWorkerPostMessage.
+@result As for JSWorkerPostMessage. A transfer list the structured clone of this version cannot honour fails with a
+ DataCloneError.
+*/
+JSWORKER_EXPORT bool ZJSWorkerPostMessageWithTransfer(JSWorkerRef worker, JSContextRef ctx, JSValueRef value,
+                                                      size_t transferCount, const JSValueRef transfer[],
+                                                      JSValueRef *exception);
+
+/*!
+@function
+@abstract Receives the oldest message a worker posted.
+@param worker The worker.
+@param ctx The context to receive the value in (any context of the calling thread).
+@param timeoutMs How long to wait for a message, in milliseconds: 0 polls without waiting; kJSWorkerWaitForever
+ waits until a message arrives or the worker has ended and every message it posted was received.
+@param exception A pointer to a JSValueRef in which to store an exception, if any. Pass NULL if you do not care to
+ store an exception.
+@result A copy of the message's value in ctx (a new value handle). NULL without an exception when the timeout
+ passed or the worker has ended and was drained (ZJSWorkerGetInspectorTargetInfo tells the two apart: state
+ kZJSInspectorTargetStateClosed); NULL with an exception if the message could not be read or an argument is invalid.
+@discussion Blocks the calling thread up to timeoutMs. Thread: the worker's and ctx's owner thread.
+*/
+JSWORKER_EXPORT JSValueRef JSWorkerReceive(JSWorkerRef worker, JSContextRef ctx, uint64_t timeoutMs,
+                                           JSValueRef *exception);
+
+/*!
+@function
+@abstract Stops a worker as soon as possible.
+@param worker The worker. NULL, invalid or another thread's worker: nothing happens.
+@discussion Running JavaScript is interrupted at its next instruction (a long native call such as a huge sort
+ finishes first), timers and queued messages are dropped, the inbox closes. Messages the worker already posted can
+ still be received. Returns at once; the worker is still allocated until JSWorkerRelease. Idempotent.
+*/
+JSWORKER_EXPORT void JSWorkerTerminate(JSWorkerRef worker);
+
+/*!
+@function
+@abstract Asks a worker to end gracefully (jsworker extension).
+@param worker The worker. NULL, invalid or another thread's worker: nothing happens.
+@discussion The worker accepts no more messages, handles those already queued, then ends (as close() inside it).
+ Timers do not fire after this call. Returns at once; JSWorkerReceive returns NULL once the worker has ended and
+ its messages were received.
+*/
+JSWORKER_EXPORT void ZJSWorkerClose(JSWorkerRef worker);
+
+/*!
+@function
+@abstract Ends a worker and frees it.
+@param worker The worker. NULL, invalid or another thread's worker: nothing happens.
+@discussion Terminates the worker (as JSWorkerTerminate), waits for its thread to finish, and frees its queues with
+ every message still in them; the handle becomes stale. It returns promptly even if the script is in an endless
+ loop. For a graceful end, call ZJSWorkerClose and receive until JSWorkerReceive returns NULL first. The notify
+ callback is called for the last time before this function returns.
+*/
+JSWORKER_EXPORT void JSWorkerRelease(JSWorkerRef worker);
+
+/*!
+@typedef ZJSWorkerNotifyCallback
+@abstract Tells the host that a worker posted a message or ended.
+@param worker The worker. Do not call the library with it from the callback: the callback runs on another thread.
+@param userData The pointer given with the callback.
+@discussion Thread: runs on the worker's thread, which waits for it: keep it short and thread-safe (wake the host's
+ event loop and return). It is called once for every message the worker posts, after the message can be received,
+ and once more when the outbox closes (the worker ended).
+*/
+typedef void (*ZJSWorkerNotifyCallback)(JSWorkerRef worker, void *userData);
+
+/*!
+@function
+@abstract Installs a callback telling the host when a worker posts a message (jsworker extension).
+@param worker The worker.
+@param callback The callback, replacing any earlier one; NULL removes it.
+@param userData Passed to callback.
+@result true if installed, false if worker is invalid or another thread's.
+@discussion Messages posted before the callback was installed did not call it: after installing it, drain the
+ worker once with JSWorkerReceive(worker, ctx, 0, ...). A host with its own event loop then receives with timeout 0
+ whenever the callback fired.
+*/
+JSWORKER_EXPORT bool ZJSWorkerSetNotifyCallback(JSWorkerRef worker, ZJSWorkerNotifyCallback callback,
+                                                void *userData);
+
+/*!
+@function
+@abstract Installs a callback for the errors a worker does not handle (jsworker extension).
+@param worker The worker.
+@param callback The callback, replacing any earlier one (including ZJSWorkerOptions.errorCallback); NULL removes it
+ and sends later reports to standard error.
+@param userData Passed to callback.
+@result true if installed, false if worker is invalid or another thread's.
+@discussion Errors raised before the call went to the earlier callback or to standard error; give
+ ZJSWorkerOptions.errorCallback to see errors from the first statement on.
+*/
+JSWORKER_EXPORT bool ZJSWorkerSetErrorCallback(JSWorkerRef worker, ZJSWorkerErrorCallback callback,
+                                               void *userData);
+
+/*!
+@enum ZJSInspectorTargetKind
+@constant kZJSInspectorTargetKindScript A worker started from a classic script.
+@constant kZJSInspectorTargetKindModule A worker started from an ES module graph.
+*/
+typedef enum { kZJSInspectorTargetKindScript = 0, kZJSInspectorTargetKindModule = 1 } ZJSInspectorTargetKind;
+
+/*!
+@enum ZJSInspectorTargetState
+@abstract A worker's life-cycle stage; it only moves forward.
+@constant kZJSInspectorTargetStateStarting Created; its script has not finished its first run.
+@constant kZJSInspectorTargetStateRunning The script ran; the worker serves its event loop.
+@constant kZJSInspectorTargetStateClosing Close or terminate was requested; the loop is ending.
+@constant kZJSInspectorTargetStateClosed The loop ended and the outbox is closed.
+*/
+typedef enum {
+    kZJSInspectorTargetStateStarting = 0,
+    kZJSInspectorTargetStateRunning = 1,
+    kZJSInspectorTargetStateClosing = 2,
+    kZJSInspectorTargetStateClosed = 3
+} ZJSInspectorTargetState;
+
+/*!
+@struct ZJSInspectorTargetInfo
+@field id The worker's process-wide id: never 0, never reused.
+@field kind How the worker was started.
+@field state Its life-cycle stage at the time of the call.
+*/
+typedef struct ZJSInspectorTargetInfo {
+    uint64_t id;
+    ZJSInspectorTargetKind kind;
+    ZJSInspectorTargetState state;
+} ZJSInspectorTargetInfo;
+
+/*!
+@function
+@abstract Describes a worker as a debugging target (jsworker extension).
+@param worker The worker.
+@param info The structure to fill in.
+@result true if info was filled in; false if worker or info is NULL, or worker is invalid or another thread's (info
+ is then unchanged).
+*/
+JSWORKER_EXPORT bool ZJSWorkerGetInspectorTargetInfo(JSWorkerRef worker, ZJSInspectorTargetInfo *info);
+
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,176 @@
+/*
+ * capi_bench - jsworker's benchmarks through the C API (`make bench-c`), beside Node's worker_threads figures in
+ * docs/benchmarks.md. Not run by `make test`.
+ *
+ *   capi_bench [runs]            spawn -> first message, round trip, one-way messages/s; median of runs (default 5)
+ *   capi_load_bench LIBPATH      one fresh-process measurement of dlopen + the first call (make bench-c runs it 5x);
+ *                                the same file built with JSWORKER_LOAD_ONLY and not linked with the library
+ *
+ * Each run reports the mean of its iterations (as Go's benchmarks do); the summary is the median of the runs.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "jsworker.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#ifndef JSWORKER_LOAD_ONLY
+#define MAX_RUNS 25
+#define SPAWNS 200
+#define ROUND_TRIPS 20000
+#define ONE_WAY 200000
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void die(const char *what) {
+    fprintf(stderr, "capi_bench: %s failed\n", what);
+    exit(1);
+}
+
+/* spawn_ms: JSWorkerCreate of `postMessage("ready")`, receive the message, release; mean ms per worker. */
+static double spawn_ms(JSContextRef ctx) {
+    JSStringRef src = JSStringCreateWithUTF8CString("postMessage('ready')");
+    double t0 = now_ms();
+    for (int i = 0; i < SPAWNS; i++) {
+        ZJSHandleScopeRef scope = ZJSHandleScopeOpen(ctx);
+        JSWorkerRef w = JSWorkerCreate(src);
+        if (w == NULL || JSWorkerReceive(w, ctx, kJSWorkerWaitForever, NULL) == NULL) {
+            die("spawn");
+        }
+        JSWorkerRelease(w);
+        ZJSHandleScopeClose(ctx, scope);
+    }
+    double ms = (now_ms() - t0) / SPAWNS;
+    JSStringRelease(src);
+    return ms;
+}
+
+/* rtt_us: post a number, the worker posts it back, receive it; one at a time; mean µs per round trip. */
+static double rtt_us(JSContextRef ctx) {
+    JSStringRef src = JSStringCreateWithUTF8CString("onmessage = (e) => postMessage(e.data);");
+    JSWorkerRef w = JSWorkerCreate(src);
+    JSStringRelease(src);
+    double t0 = 0;
+    for (int i = -1000; i < ROUND_TRIPS; i++) { /* 1000 warm-up round trips */
+        if (i == 0) {
+            t0 = now_ms();
+        }
+        ZJSHandleScopeRef scope = ZJSHandleScopeOpen(ctx);
+        if (!JSWorkerPostMessage(w, ctx, JSValueMakeNumber(ctx, i), NULL) ||
+            JSWorkerReceive(w, ctx, kJSWorkerWaitForever, NULL) == NULL) {
+            die("round trip");
+        }
+        ZJSHandleScopeClose(ctx, scope);
+    }
+    double us = (now_ms() - t0) * 1000 / ROUND_TRIPS;
+    JSWorkerRelease(w);
+    return us;
+}
+
+/* one_way_per_s: post {i, s: "hello"} ONE_WAY times as fast as possible (queues raised so the sender never waits,
+ * like Node's unbounded ports); the worker replies once it has them all. Messages per second. */
+static double one_way_per_s(JSContextRef ctx) {
+    char script[256];
+    snprintf(script, sizeof script,
+             "let n = 0; onmessage = (e) => { if (e.data.s === 'hello' && ++n === %d) postMessage(n); };", ONE_WAY);
+    JSStringRef src = JSStringCreateWithUTF8CString(script);
+    ZJSWorkerOptions o = {.size = sizeof o, .inbox = {.maxQueuedMessages = 4 << 20, .maxQueuedBytes = 1u << 30}};
+    JSWorkerRef w = ZJSWorkerCreateWithOptions(src, &o, NULL);
+    JSStringRelease(src);
+    JSStringRef iKey = JSStringCreateWithUTF8CString("i"), sKey = JSStringCreateWithUTF8CString("s");
+    JSStringRef hello = JSStringCreateWithUTF8CString("hello");
+    JSObjectRef msg = JSObjectMake(ctx, NULL, NULL);
+    JSObjectSetProperty(ctx, msg, sKey, JSValueMakeString(ctx, hello), 0, NULL);
+    double t0 = now_ms();
+    for (int i = 0; i < ONE_WAY; i += 1000) {
+        ZJSHandleScopeRef scope = ZJSHandleScopeOpen(ctx);
+        for (int j = i; j < i + 1000; j++) {
+            JSObjectSetProperty(ctx, msg, iKey, JSValueMakeNumber(ctx, j), 0, NULL);
+            if (!JSWorkerPostMessage(w, ctx, msg, NULL)) {
+                die("one-way post");
+            }
+        }
+        ZJSHandleScopeClose(ctx, scope);
+    }
+    if (JSWorkerReceive(w, ctx, kJSWorkerWaitForever, NULL) == NULL) {
+        die("one-way reply");
+    }
+    double per_s = ONE_WAY / ((now_ms() - t0) / 1000);
+    JSWorkerRelease(w);
+    JSStringRelease(iKey);
+    JSStringRelease(sKey);
+    JSStringRelease(hello);
+    return per_s;
+}
+
+int main(int argc, char **argv) {
+    int runs = argc > 1 ? atoi(argv[1]) : 5;
+    if (runs < 1 || runs > MAX_RUNS) {
+        runs = 5;
+    }
+    double spawn[MAX_RUNS], rtt[MAX_RUNS], oneway[MAX_RUNS];
+    JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
+    for (int r = 0; r < runs; r++) {
+        spawn[r] = spawn_ms(ctx);
+        rtt[r] = rtt_us(ctx);
+        oneway[r] = one_way_per_s(ctx);
+        printf("run %d: spawn->first message %.3f ms, round trip %.2f us, one way %.0f msg/s\n", r + 1, spawn[r],
+               rtt[r], oneway[r]);
+        fflush(stdout);
+    }
+    JSGlobalContextRelease(ctx);
+    printf("median of %d: spawn->first message %.3f ms, round trip %.2f us, one way %.0f msg/s\n", runs,
+           median(spawn, runs), median(rtt, runs), median(oneway, runs));
+    return 0;
+}
+#else /* JSWORKER_LOAD_ONLY */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* load: dlopen the library, then the first call (which waits for the Go runtime to finish starting). */
+static int load(const char *path) {
+    double t0 = now_ms();
+    void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    double t1 = now_ms();
+    if (lib == NULL) {
+        fprintf(stderr, "capi_bench: %s\n", dlerror());
+        return 1;
+    }
+    int (*version)(void);
+    *(void **)&version = dlsym(lib, "ZJSGetVersionNumber");
+    int v = version ? version() : -1;
+    double t2 = now_ms();
+    printf("load: dlopen %.2f ms, first call %.2f ms, total %.2f ms (version %d)\n", t1 - t0, t2 - t1, t2 - t0, v);
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) {
+        fprintf(stderr, "usage: capi_load_bench /path/to/libjsworker.so\n");
+        return 2;
+    }
+    return load(argv[1]);
+}
+
+#endif /* JSWORKER_LOAD_ONLY */

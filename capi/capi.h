@@ -1,0 +1,83 @@
+/*
+ * capi.h - the C side of package capi's cgo preamble. It is not the public header (include/jsworker.h is).
+ *
+ * The Go exports take and return handles as uintptr_t, not as the public header's opaque pointer types: the values
+ * are the same integers and the calling convention of uintptr_t and of a pointer is the same on every platform cgo
+ * supports, but a uintptr never looks like a pointer to Go's garbage collector (RATIONALE.md, "## C ABI"). Because
+ * the two declarations differ, this file must not include jsworker.h. The structs below mirror the public ones field
+ * for field; tests/c/abi_test.c checks their layout from the host's side.
+ */
+#ifndef JSWORKER_CAPI_H
+#define JSWORKER_CAPI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+typedef uintptr_t jsw_handle;
+
+/* JSObjectCallAsFunctionCallback. */
+typedef jsw_handle (*jsw_host_fn)(jsw_handle ctx, jsw_handle function, jsw_handle thisObject, size_t argumentCount,
+                                  const jsw_handle *arguments, jsw_handle *exception);
+
+/* jsw_call_host_fn calls a host function: Go cannot call a C function pointer directly. */
+static inline jsw_handle jsw_call_host_fn(uintptr_t fn, jsw_handle ctx, jsw_handle function, jsw_handle thisObject,
+                                          size_t argc, const jsw_handle *argv, jsw_handle *exception) {
+    return ((jsw_host_fn)fn)(ctx, function, thisObject, argc, argv, exception);
+}
+
+/* ZJSWorkerNotifyCallback. */
+typedef void (*jsw_notify_fn)(jsw_handle worker, void *userData);
+
+static inline void jsw_call_notify(uintptr_t fn, jsw_handle worker, uintptr_t userData) {
+    ((jsw_notify_fn)fn)(worker, (void *)userData);
+}
+
+/* ZJSErrorInfo. */
+typedef struct jsw_error_info {
+    size_t size;
+    int kind;
+    const char *name;
+    const char *message;
+    const char *stack;
+    const char *filename;
+    unsigned line;
+    unsigned column;
+} jsw_error_info;
+
+/* ZJSWorkerErrorCallback. */
+typedef void (*jsw_error_fn)(jsw_handle worker, const jsw_error_info *error, void *userData);
+
+static inline void jsw_call_error(uintptr_t fn, jsw_handle worker, const jsw_error_info *error, uintptr_t userData) {
+    ((jsw_error_fn)fn)(worker, error, (void *)userData);
+}
+
+/* ZJSChannelLimits and ZJSWorkerOptions. */
+typedef struct jsw_channel_limits {
+    size_t maxMessageBytes;
+    size_t maxQueuedBytes;
+    size_t maxQueuedMessages;
+} jsw_channel_limits;
+
+typedef struct jsw_worker_options {
+    size_t size;
+    jsw_channel_limits inbox;
+    jsw_channel_limits outbox;
+    const char *name;
+    const char *filename;
+    size_t maxCallStackSize;
+    bool dedicatedThread;
+    bool inspectable;
+    uintptr_t errorCallback;
+    uintptr_t errorUserData;
+} jsw_worker_options;
+
+/* ZJSInspectorTargetInfo. */
+typedef struct jsw_target_info {
+    uint64_t id;
+    int kind;
+    int state;
+} jsw_target_info;
+
+#endif

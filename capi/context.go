@@ -1,0 +1,273 @@
+package capi
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// A context is a main context (JSGlobalContextRef): a host realm made by core.NewHostRealm, owned by the OS thread
+// that created it. Everything in it is touched only by that thread, so it needs no lock.
+type context struct {
+	h           uintptr
+	tid         int
+	rt          *goja.Runtime
+	refs        int // JSGlobalContextRetain/Release
+	inspectable bool
+	in          intrinsics
+
+	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
+	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.
+	values []*value
+	dead   int         // released values still in values
+	scopes []scopeMark // open scopes, outermost first
+	trash  []uintptr   // reused by releaseFrom
+}
+
+// A value is what a JSValueRef names: a goja value of one context.
+type value struct {
+	h        uintptr
+	c        *context
+	v        goja.Value
+	protect  int  // JSValueProtect count
+	released bool // the handle is gone; the entry waits in c.values for compaction
+}
+
+// A scopeMark is an open handle scope: the length of values when it opened and its handle (0 for the scopes the
+// library opens around host function calls).
+type scopeMark struct {
+	mark int
+	h    uintptr
+}
+
+// A scope is what a ZJSHandleScopeRef names.
+type scope struct {
+	c     *context
+	depth int // index into c.scopes
+}
+
+// intrinsics are the realm's own functions, captured when the context is made so that a script replacing a global
+// (Error, JSON, Object.defineProperty) cannot change what the C API does.
+type intrinsics struct {
+	global                                        *goja.Object
+	errorCtor, typeError, rangeError, syntaxError *goja.Object
+	jsonParse, jsonStringify, toString            goja.Callable
+	get, set, define, has, del, names             goja.Callable
+}
+
+// helperSource defines the property operations with JavaScript's own semantics (property keys stay exact JS
+// strings, proxies and accessors behave as in a script). It is sloppy-mode code: JSObjectSetProperty, like an
+// assignment in a sloppy script, ignores a read-only property instead of throwing.
+const helperSource = `(function (defineProperty) {
+	return {
+		get: function (o, k) { return o[k]; },
+		set: function (o, k, v) { o[k] = v; },
+		define: function (o, k, v, w, e, c) {
+			if (k in o) { o[k] = v; return; }
+			defineProperty(o, k, {value: v, writable: w, enumerable: e, configurable: c});
+		},
+		has: function (o, k) { return k in o; },
+		del: function (o, k) { return delete o[k]; },
+		names: function (o) { var a = []; for (var k in o) a.push(k); return a; }
+	};
+})`
+
+var helperProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("jsworker-capi-helpers.js", helperSource, false)
+})
+
+// capture fills c.in from a fresh realm.
+func (c *context) capture() error {
+	rt := c.rt
+	g := rt.GlobalObject()
+	c.in.global = g
+	obj := func(v goja.Value) *goja.Object { o, _ := v.(*goja.Object); return o }
+	fn := func(v goja.Value) goja.Callable { f, _ := goja.AssertFunction(v); return f }
+	c.in.errorCtor = obj(g.Get("Error"))
+	c.in.typeError = obj(g.Get("TypeError"))
+	c.in.rangeError = obj(g.Get("RangeError"))
+	c.in.syntaxError = obj(g.Get("SyntaxError"))
+	json := obj(g.Get("JSON"))
+	c.in.jsonParse = fn(json.Get("parse"))
+	c.in.jsonStringify = fn(json.Get("stringify"))
+	c.in.toString = fn(g.Get("String"))
+	factory, err := rt.RunProgram(helperProgram())
+	if err != nil {
+		return err
+	}
+	defineProperty := obj(g.Get("Object")).Get("defineProperty")
+	h, err := fn(factory)(goja.Undefined(), defineProperty)
+	if err != nil {
+		return err
+	}
+	ho := obj(h)
+	c.in.get, c.in.set, c.in.define = fn(ho.Get("get")), fn(ho.Get("set")), fn(ho.Get("define"))
+	c.in.has, c.in.del, c.in.names = fn(ho.Get("has")), fn(ho.Get("del")), fn(ho.Get("names"))
+	return nil
+}
+
+// getContext resolves a JSContextRef parameter for the calling thread tid.
+func getContext(fn string, h uintptr, tid int) (*context, error) {
+	o, err := resolve(fn, "ctx", h, kindContext, tid)
+	if err != nil {
+		return nil, err
+	}
+	return o.(*context), nil
+}
+
+// enter resolves the context an export was given, on the calling thread.
+func enter(fn string, h uintptr) (*context, error) { return getContext(fn, h, gettid()) }
+
+// newValue registers v in c, in the innermost open scope, and returns its handle. A nil v is undefined.
+func (c *context) newValue(v goja.Value) uintptr {
+	if v == nil {
+		v = goja.Undefined()
+	}
+	val := &value{c: c, v: v}
+	val.h = handles.add(kindValue, c.tid, val)
+	c.values = append(c.values, val)
+	return val.h
+}
+
+// value resolves a JSValueRef parameter of c.
+func (c *context) value(fn, param string, h uintptr) (*value, error) {
+	o, err := resolve(fn, param, h, kindValue, c.tid)
+	if err != nil {
+		return nil, err
+	}
+	val := o.(*value)
+	if val.c != c {
+		return nil, fmt.Errorf("%s: %s belongs to another context", fn, param)
+	}
+	return val, nil
+}
+
+// jsValue is value without the record.
+func (c *context) jsValue(fn, param string, h uintptr) (goja.Value, error) {
+	val, err := c.value(fn, param, h)
+	if err != nil {
+		return nil, err
+	}
+	return val.v, nil
+}
+
+// object resolves a JSObjectRef parameter of c.
+func (c *context) object(fn, param string, h uintptr) (*goja.Object, error) {
+	v, err := c.jsValue(fn, param, h)
+	if err != nil {
+		return nil, err
+	}
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil, fmt.Errorf("%s: %s is not an object", fn, param)
+	}
+	return o, nil
+}
+
+// values resolves an array of JSValueRef parameters of c.
+func (c *context) valueArray(fn, param string, n uintptr, arr *uintptr) ([]goja.Value, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	if arr == nil {
+		return nil, fmt.Errorf("%s: %s is NULL but the count is %d", fn, param, n)
+	}
+	hs := unsafeSlice(arr, n)
+	out := make([]goja.Value, len(hs))
+	for i, h := range hs {
+		v, err := c.jsValue(fn, fmt.Sprintf("%s[%d]", param, i), h)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+// A jsError is a failure the library reports as a new JavaScript error: ctor is the constructor ("Error",
+// "TypeError", "RangeError", "SyntaxError"); name, if not empty, overrides the error's name property.
+type jsError struct {
+	ctor, name, msg string
+}
+
+func (e *jsError) Error() string {
+	if e.name != "" {
+		return e.name + ": " + e.msg
+	}
+	return e.ctor + ": " + e.msg
+}
+
+// errorValue turns err into the JavaScript value to store as the exception: a thrown value is itself; a jsError is
+// a new error made with the realm's constructor; anything else (handle and argument checks) is a TypeError.
+func (c *context) errorValue(err error) goja.Value {
+	var ex *goja.Exception
+	var je *jsError
+	var so *goja.StackOverflowError
+	switch {
+	case errors.As(err, &ex):
+		return ex.Value()
+	case errors.As(err, &so):
+		je = &jsError{ctor: "RangeError", msg: "Maximum call stack size exceeded"}
+	case errors.As(err, &je):
+	default:
+		je = &jsError{ctor: "TypeError", msg: err.Error()}
+	}
+	ctor := c.in.errorCtor
+	switch je.ctor {
+	case "TypeError":
+		ctor = c.in.typeError
+	case "RangeError":
+		ctor = c.in.rangeError
+	case "SyntaxError":
+		ctor = c.in.syntaxError
+	}
+	var o *goja.Object
+	if c.rt.Try(func() { o, _ = c.rt.New(ctor, c.rt.ToValue(je.msg)) }) != nil || o == nil {
+		o = c.rt.NewGoError(errors.New(je.msg))
+	}
+	if je.name != "" {
+		_ = o.DefineDataProperty("name", c.rt.ToValue(je.name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	return o
+}
+
+// throw stores err, as a value of c, in *exception. It does nothing when the caller passed no exception slot.
+func (c *context) throw(exception *uintptr, err error) {
+	if exception == nil || c == nil {
+		return
+	}
+	*exception = c.newValue(c.errorValue(err))
+}
+
+// fail reports err from an export that resolved its context (c may be nil if it did not): as an exception in c when
+// it can, else nowhere (the documented failure value says it all).
+func fail(c *context, exception *uintptr, err error) {
+	if c != nil {
+		c.throw(exception, err)
+	}
+}
+
+// fence is deferred first in every export that takes a context. It recovers a panic and reports it as an exception
+// named InternalError in the context, when the call had an exception slot and a valid context of the calling
+// thread; otherwise it writes the panic to stderr. The export then returns its zero result (NULL, false, 0): the
+// documented failure value. The context stays usable: goja restores its own state when a panic unwinds through it.
+func fence(fn string, ctxH uintptr, exception *uintptr) {
+	if r := recover(); r != nil {
+		reportPanic(fn, ctxH, exception, r)
+	}
+}
+
+func reportPanic(fn string, ctxH uintptr, exception *uintptr, r any) {
+	defer func() { _ = recover() }() // the report itself must not escape either
+	err := &jsError{ctor: "Error", name: "InternalError", msg: fmt.Sprintf("%s: internal error: %v", fn, r)}
+	if exception != nil && ctxH != 0 {
+		if c, cerr := getContext(fn, ctxH, gettid()); cerr == nil {
+			c.throw(exception, err)
+			return
+		}
+	}
+	fmt.Fprintf(os.Stderr, "jsworker: %s\n", err)
+}

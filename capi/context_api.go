@@ -1,0 +1,174 @@
+package capi
+
+// #include "capi.h"
+import "C"
+
+import (
+	"errors"
+	"runtime"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
+)
+
+// newContext makes a main context owned by thread tid, with one reference.
+func newContext(tid int) (*context, error) {
+	rt, err := core.NewHostRealm(core.HostRealmOptions{})
+	if err != nil {
+		return nil, err
+	}
+	c := &context{tid: tid, rt: rt, refs: 1}
+	if err := c.capture(); err != nil {
+		return nil, err
+	}
+	c.h = handles.add(kindContext, tid, c)
+	return c, nil
+}
+
+//export JSGlobalContextCreate
+func JSGlobalContextCreate(globalObjectClass uintptr) (result uintptr) {
+	defer fence("JSGlobalContextCreate", 0, nil)
+	if globalObjectClass != 0 {
+		return 0
+	}
+	c, err := newContext(gettid())
+	if err != nil {
+		return 0
+	}
+	return c.h
+}
+
+//export JSGlobalContextRetain
+func JSGlobalContextRetain(ctx uintptr) (result uintptr) {
+	defer fence("JSGlobalContextRetain", 0, nil)
+	c, err := enter("JSGlobalContextRetain", ctx)
+	if err != nil {
+		return 0
+	}
+	c.refs++
+	return ctx
+}
+
+//export JSGlobalContextRelease
+func JSGlobalContextRelease(ctx uintptr) {
+	defer fence("JSGlobalContextRelease", 0, nil)
+	c, err := enter("JSGlobalContextRelease", ctx)
+	if err != nil {
+		return
+	}
+	if c.refs--; c.refs == 0 {
+		c.destroy()
+	}
+}
+
+//export JSContextGetGlobalObject
+func JSContextGetGlobalObject(ctx uintptr) (result uintptr) {
+	defer fence("JSContextGetGlobalObject", ctx, nil)
+	c, err := enter("JSContextGetGlobalObject", ctx)
+	if err != nil {
+		return 0
+	}
+	return c.newValue(c.in.global)
+}
+
+//export JSGlobalContextSetInspectable
+func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
+	defer fence("JSGlobalContextSetInspectable", ctx, nil)
+	if c, err := enter("JSGlobalContextSetInspectable", ctx); err == nil {
+		c.inspectable = inspectable
+	}
+}
+
+//export JSGlobalContextIsInspectable
+func JSGlobalContextIsInspectable(ctx uintptr) (result bool) {
+	defer fence("JSGlobalContextIsInspectable", ctx, nil)
+	c, err := enter("JSGlobalContextIsInspectable", ctx)
+	return err == nil && c.inspectable
+}
+
+// maxLineOffset bounds the startingLineNumber honoured by JSEvaluateScript and JSCheckScriptSyntax.
+const maxLineOffset = 1 << 20
+
+// sourceText reads a script argument and shifts it to start at line startingLine (goja has no line offset, so the
+// script is preceded by blank lines: columns and positions in stack traces stay exact).
+func sourceText(fn string, script, sourceURL uintptr, startingLine int32, tid int) (src, name string, err error) {
+	s, err := getString(fn, "script", script, tid)
+	if err != nil {
+		return "", "", err
+	}
+	if sourceURL != 0 {
+		u, err := getString(fn, "sourceURL", sourceURL, tid)
+		if err != nil {
+			return "", "", err
+		}
+		name = u.goString()
+	}
+	src = s.goString()
+	if startingLine > 1 && startingLine <= maxLineOffset {
+		src = strings.Repeat("\n", int(startingLine)-1) + src
+	}
+	return src, name, nil
+}
+
+//export JSEvaluateScript
+func JSEvaluateScript(ctx, script, thisObject, sourceURL uintptr, startingLineNumber int32, exception *uintptr) (result uintptr) {
+	const fn = "JSEvaluateScript"
+	defer fence(fn, ctx, exception)
+	c, err := enter(fn, ctx)
+	if err != nil {
+		return 0
+	}
+	if thisObject != 0 {
+		o, err := c.object(fn, "thisObject", thisObject)
+		if err != nil {
+			c.throw(exception, err)
+			return 0
+		}
+		if o != c.in.global {
+			c.throw(exception, errors.New(fn+": thisObject must be NULL or the global object (other objects are not supported)"))
+			return 0
+		}
+	}
+	src, name, err := sourceText(fn, script, sourceURL, startingLineNumber, c.tid)
+	if err != nil {
+		c.throw(exception, err)
+		return 0
+	}
+	v, err := c.rt.RunScript(name, src)
+	if err != nil {
+		c.throw(exception, err)
+		return 0
+	}
+	return c.newValue(v)
+}
+
+//export JSCheckScriptSyntax
+func JSCheckScriptSyntax(ctx, script, sourceURL uintptr, startingLineNumber int32, exception *uintptr) (result bool) {
+	const fn = "JSCheckScriptSyntax"
+	defer fence(fn, ctx, exception)
+	c, err := enter(fn, ctx)
+	if err != nil {
+		return false
+	}
+	src, name, err := sourceText(fn, script, sourceURL, startingLineNumber, c.tid)
+	if err != nil {
+		c.throw(exception, err)
+		return false
+	}
+	if _, err := goja.Compile(name, src, false); err != nil {
+		var se *goja.CompilerSyntaxError
+		if errors.As(err, &se) {
+			err = &jsError{ctor: "SyntaxError", msg: se.Error()}
+		}
+		c.throw(exception, err)
+		return false
+	}
+	return true
+}
+
+//export JSGarbageCollect
+func JSGarbageCollect(ctx uintptr) {
+	defer fence("JSGarbageCollect", 0, nil)
+	runtime.GC()
+}

@@ -1,0 +1,54 @@
+/*
+ * abi_test.c - the public structs in include/jsworker.h and the library's private mirrors of them in capi/capi.h
+ * have the same layout, field by field. Checked at compile time; the program only reports.
+ */
+#include "jsworker.h"
+#include "../../capi/capi.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define SAME_FIELD(pub, priv, field)                                                                                \
+    _Static_assert(offsetof(pub, field) == offsetof(priv, field) &&                                                 \
+                       sizeof(((pub *)0)->field) == sizeof(((priv *)0)->field),                                     \
+                   #pub "." #field " disagrees with capi.h")
+
+_Static_assert(sizeof(ZJSWorkerOptions) == sizeof(jsw_worker_options), "ZJSWorkerOptions size");
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, size);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, inbox);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, outbox);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, name);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, filename);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, maxCallStackSize);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, dedicatedThread);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, inspectable);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, errorCallback);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, errorUserData);
+_Static_assert(sizeof(ZJSChannelLimits) == sizeof(jsw_channel_limits), "ZJSChannelLimits size");
+SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxMessageBytes);
+SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxQueuedBytes);
+SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxQueuedMessages);
+_Static_assert(sizeof(ZJSErrorInfo) == sizeof(jsw_error_info), "ZJSErrorInfo size");
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, size);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, kind);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, name);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, message);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, stack);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, filename);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, line);
+SAME_FIELD(ZJSErrorInfo, jsw_error_info, column);
+_Static_assert(sizeof(ZJSInspectorTargetInfo) == sizeof(jsw_target_info), "ZJSInspectorTargetInfo size");
+SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, id);
+SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, kind);
+SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, state);
+/* Handles travel as uintptr_t on the library's side. */
+_Static_assert(sizeof(JSValueRef) == sizeof(jsw_handle) && sizeof(JSWorkerRef) == sizeof(jsw_handle),
+               "a handle is pointer-sized");
+_Static_assert(sizeof(JSType) == sizeof(int) && sizeof(ZJSErrorKind) == sizeof(int), "enums are int-sized");
+
+int main(void) {
+    printf("ok   ZJSWorkerOptions (%zu bytes), ZJSChannelLimits, ZJSErrorInfo, ZJSInspectorTargetInfo match capi.h\n",
+           sizeof(ZJSWorkerOptions));
+    printf("PASS\n");
+    return 0;
+}

@@ -78,7 +78,12 @@ type Channel struct {
 // every successful Push, and once on the goroutine that first closes the
 // channel; it must not call back into this channel's Push or Close.
 func NewChannel(limits ChannelLimits, notify func()) *Channel {
-	return &Channel{limits: limits.withDefaults(), notify: notify, alloc: allocSlots}
+	return newChannel(limits.withDefaults(), notify)
+}
+
+// newChannel returns a channel with exactly the given limits.
+func newChannel(limits ChannelLimits, notify func()) *Channel {
+	return &Channel{limits: limits, notify: notify, alloc: allocSlots}
 }
 
 // allocSlots makes slot storage of capacity n, turning a refused allocation

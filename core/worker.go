@@ -66,6 +66,11 @@ type Worker struct {
 // Spawn compiles source and starts a worker that runs it. A syntax error is
 // returned at once, as a *goja.CompilerSyntaxError, and no worker is started.
 func Spawn(source string, opts Options) (*Worker, error) {
+	return spawn(source, opts, opts.Inbox.withDefaults(), opts.Outbox.withDefaults())
+}
+
+// spawn starts a worker whose channels have exactly the given limits.
+func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, error) {
 	id := lastWorkerID.Add(1)
 	filename := opts.Filename
 	if filename == "" {
@@ -91,8 +96,8 @@ func Spawn(source string, opts Options) (*Worker, error) {
 		h := opts.OnError
 		w.errorHook.Store(&h)
 	}
-	w.inbox = NewChannel(opts.Inbox, w.wakeup)
-	w.outbox = NewChannel(opts.Outbox, w.fireNotify)
+	w.inbox = newChannel(inbox, w.wakeup)
+	w.outbox = newChannel(outbox, w.fireNotify)
 	w.state.Store(int32(StateStarting))
 	go w.run()
 	return w, nil

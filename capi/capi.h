@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef uintptr_t jsw_handle;
 
@@ -32,6 +33,24 @@ typedef void (*jsw_notify_fn)(jsw_handle worker, void *userData);
 
 static inline void jsw_call_notify(uintptr_t fn, jsw_handle worker, uintptr_t userData) {
     ((jsw_notify_fn)fn)(worker, (void *)userData);
+}
+
+/* ZJSInspectorMessageCallback. */
+typedef void (*jsw_inspector_fn)(const char *message, size_t length, void *userData);
+
+/* jsw_call_inspector hands one inspector message to the host's callback. message is Go memory holding length bytes
+ * and a NUL; the callback gets a NUL-terminated copy in C memory, freed when it returns, so that a host keeping the
+ * pointer reads freed C memory (which ASan and valgrind report) and never Go memory. If the copy cannot be allocated,
+ * the callback gets the Go bytes themselves, which stay valid for the duration of the call (the cgo rules allow it). */
+static inline void jsw_call_inspector(uintptr_t fn, const char *message, size_t length, uintptr_t userData) {
+    char *copy = (char *)malloc(length + 1);
+    if (copy != NULL) {
+        memcpy(copy, message, length);
+        copy[length] = '\0';
+        message = copy;
+    }
+    ((jsw_inspector_fn)fn)(message, length, (void *)userData);
+    free(copy);
 }
 
 /* ZJSErrorInfo. */

@@ -19,6 +19,12 @@ type context struct {
 	inspectable bool
 	in          intrinsics
 
+	// The inspector (inspector_context.go): the sessions attached, in creation order; the execution-context id,
+	// taken from core.NextTargetID when the first session attaches; closed once the context is destroyed.
+	sessions []*contextSession
+	targetID uint64
+	closed   bool
+
 	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
 	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.
 	values []*value

@@ -14,11 +14,12 @@ import (
 
 // newContext makes a main context owned by thread tid, with one reference.
 func newContext(tid int) (*context, error) {
-	rt, err := core.NewHostRealm(core.HostRealmOptions{})
+	c := &context{tid: tid, refs: 1}
+	rt, err := core.NewHostRealm(core.HostRealmOptions{OnConsole: c.inspectConsole})
 	if err != nil {
 		return nil, err
 	}
-	c := &context{tid: tid, rt: rt, refs: 1}
+	c.rt = rt
 	if err := c.capture(); err != nil {
 		return nil, err
 	}
@@ -58,6 +59,7 @@ func JSGlobalContextRelease(ctx uintptr) {
 		return
 	}
 	if c.refs--; c.refs == 0 {
+		c.endInspectorSessions()
 		c.destroy()
 	}
 }
@@ -136,6 +138,12 @@ func JSEvaluateScript(ctx, script, thisObject, sourceURL uintptr, startingLineNu
 		return 0
 	}
 	v, err := c.rt.RunScript(name, src)
+	// Deliver the answers of awaitPromise evaluations that settled in the script's microtasks. A callback may
+	// release the context; then no value can be made in it any more.
+	c.flushInspector()
+	if c.closed {
+		return 0
+	}
 	if err != nil {
 		c.throw(exception, err)
 		return 0

@@ -14,6 +14,7 @@
 // The exports take and return handles as uintptr (the header's opaque pointer types carry the same integers; see
 // RATIONALE.md, "## C ABI"), so the Go tests call them directly. Files: handles.go (the table, thread checks),
 // context.go and scope.go (contexts, value lifetime, the panic fence), context_api.go, value.go, object.go, string.go
-// (the JavaScriptCore-compatible surface), worker.go (JSWorker* and ZJSWorker*), capi.h (the C side of the
-// preamble: callback bridges and struct mirrors).
+// (the JavaScriptCore-compatible surface), worker.go (JSWorker* and ZJSWorker*), inspector.go and
+// inspector_context.go (inspector sessions on workers and on main contexts, over package inspector), capi.h (the C
+// side of the preamble: callback bridges and struct mirrors).
 package capi

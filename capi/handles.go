@@ -17,6 +17,8 @@ const (
 	kindPropertyNames
 	kindWorker
 	kindScope
+	kindWorkerSession  // ZJSWorkerInspectorSessionRef
+	kindContextSession // ZJSInspectorSessionRef
 )
 
 // String names the kind as the public header does, for exception messages.
@@ -34,6 +36,10 @@ func (k kind) String() string {
 		return "a worker (JSWorkerRef)"
 	case kindScope:
 		return "a handle scope (ZJSHandleScopeRef)"
+	case kindWorkerSession:
+		return "a worker inspector session (ZJSWorkerInspectorSessionRef)"
+	case kindContextSession:
+		return "a context inspector session (ZJSInspectorSessionRef)"
 	}
 	return "an unknown object"
 }

@@ -256,6 +256,10 @@ func JSObjectCallAsFunction(ctx, object, thisObject, argumentCount uintptr, argu
 		return 0
 	}
 	v, err := f(this, args...)
+	c.flushInspector() // as in JSEvaluateScript
+	if c.closed {
+		return 0
+	}
 	if err != nil {
 		c.throw(exception, err)
 		return 0

@@ -53,17 +53,18 @@ extern "C" {
  * Threads.
  *
  * The library is not thread-safe except where stated otherwise. Every object a host is given — a context, a value,
- * a string, a property name array, a handle scope, a worker — belongs to the OS thread that created it (a value
- * belongs to its context's thread). A call that passes an object from another thread is refused: it does not touch
- * the object, it returns its failure value (NULL, false, 0, NaN, or nothing), and, if it has an exception parameter
- * and was given a context of the calling thread, it stores there a TypeError whose message says "belongs to another
- * thread". The same happens for NULL, for a handle of the wrong type, and for a handle already released: handle
- * values are never reused, so a stale handle is always detected. Calls without an exception parameter fail silently
- * with their failure value (for functions returning void: they do nothing).
+ * a string, a property name array, a handle scope, a worker, an inspector session — belongs to the OS thread that
+ * created it (a value belongs to its context's thread). A call that passes an object from another thread is refused:
+ * it does not touch the object, it returns its failure value (NULL, false, 0, NaN, or nothing), and, if it has an
+ * exception parameter and was given a context of the calling thread, it stores there a TypeError whose message says
+ * "belongs to another thread". The same happens for NULL, for a handle of the wrong type, and for a handle already
+ * released: handle values are never reused, so a stale handle is always detected. Calls without an exception
+ * parameter fail silently with their failure value (for functions returning void: they do nothing).
  *
  * Only ZJSGetVersionNumber and ZJSGetVersionString may be called from any thread. Callbacks the library makes are
  * documented with the thread they run on: host functions (JSObjectCallAsFunctionCallback) on the thread running the
- * script, which is the context's thread; the notify and error callbacks on the worker's thread.
+ * script, which is the context's thread; the notify and error callbacks on the worker's thread; the inspector message
+ * callback (ZJSInspectorMessageCallback) on the session's owner thread, inside the call that delivers the message.
  *
  * A worker runs on a thread of its own (a goroutine, or a dedicated OS thread on request); the host's thread only
  * exchanges copies of values with it. Several host threads may each own contexts and workers and use them at the same
@@ -252,7 +253,8 @@ JSWORKER_EXPORT JSGlobalContextRef JSGlobalContextRetain(JSGlobalContextRef ctx)
 @abstract Releases a global JavaScript execution context.
 @param ctx The JSGlobalContext to release. NULL, a stale handle or another thread's context: nothing happens.
 @discussion The last release destroys the context and every value, handle scope and host function of it; their
- handles become stale. Strings and workers are not part of a context and are not affected.
+ handles become stale. It also ends the context's inspector sessions, whose callbacks receive their last messages
+ before it returns (see ZJSInspectorSessionCreate). Strings and workers are not part of a context and are not affected.
 */
 JSWORKER_EXPORT void JSGlobalContextRelease(JSGlobalContextRef ctx);
 
@@ -270,8 +272,8 @@ JSWORKER_EXPORT JSObjectRef JSContextGetGlobalObject(JSContextRef ctx);
 @abstract Sets whether the context may be inspected by a debugger.
 @param ctx The JSGlobalContext that you want to change the inspectability of.
 @param inspectable true to allow inspection. The default is false.
-@discussion The flag is recorded now; the inspector that honours it is not part of this version. Invalid ctx:
- nothing happens.
+@discussion JavaScriptCore's opt-in: ZJSInspectorSessionCreate refuses a context that is not inspectable. Clearing
+ the flag stops new sessions from attaching; sessions already attached are not affected. Invalid ctx: nothing happens.
 */
 JSWORKER_EXPORT void JSGlobalContextSetInspectable(JSGlobalContextRef ctx, bool inspectable);
 
@@ -1006,7 +1008,8 @@ typedef struct ZJSChannelLimits {
 @field maxCallStackSize The JavaScript call-stack depth allowed; deeper recursion throws a RangeError. 0: 10000.
 @field dedicatedThread true to run the worker on an OS thread of its own for its whole life (for callbacks that
  need one stable thread); false (the default) runs it on a goroutine, which starts and answers messages faster.
-@field inspectable true to allow a debugger to attach. Recorded now; the inspector is not part of this version.
+@field inspectable Reserved for the Debugger domain (breakpoints, stepping), which needs it and is not part of this
+ version. Inspector sessions (ZJSWorkerInspectorSessionCreate) attach to every worker, inspectable or not.
 @field errorCallback Receives the worker's unhandled errors from its first statement on; NULL writes them to
  standard error. See ZJSWorkerSetErrorCallback.
 @field errorUserData Passed to errorCallback.
@@ -1202,6 +1205,225 @@ typedef struct ZJSInspectorTargetInfo {
  is then unchanged).
 */
 JSWORKER_EXPORT bool ZJSWorkerGetInspectorTargetInfo(JSWorkerRef worker, ZJSInspectorTargetInfo *info);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Inspector sessions (jsworker extension): the Chrome DevTools Protocol over the C ABI.
+ *
+ * A session is one debugger client attached to one target — a worker, or a main context. The host carries CDP JSON
+ * between the client and the session: it dispatches the client's commands (a UTF-8 JSON text, {"id", "method",
+ * "params"}) and receives, through a callback, the session's responses ({"id", "result"} or {"id", "error"}) and
+ * events ({"method", "params"}). docs/inspector.md lists the methods and events implemented (the Runtime and Schema
+ * domains in this version) and the protocol's error codes: an unknown method is answered with error -32601, a
+ * malformed message with -32700 or -32600, and the session keeps working after every error response.
+ *
+ * Every session starts with one event, Runtime.executionContextsCleared (no parameters), so that the host can check
+ * the transport end to end before sending anything; Runtime.enable then reports the target's execution context with
+ * Runtime.executionContextCreated.
+ *
+ * An objectId a session hands out keeps its object alive until the client releases it (Runtime.releaseObject,
+ * Runtime.releaseObjectGroup, Runtime.disable), the session is released, or the target ends; another session
+ * cannot use it.
+ *
+ * Two transports:
+ *
+ *   - Worker sessions (ZJSWorkerInspectorSession*) are asynchronous. Dispatch copies the command into the worker's
+ *     queue and returns at once; the worker runs it on its own thread between macrotasks (also while it is idle);
+ *     responses and events wait in the session's queue until the host pumps them, one per
+ *     ZJSWorkerInspectorSessionPump call, on the host's thread.
+ *   - Main-context sessions (ZJSInspectorSession*) are synchronous. The context must be inspectable
+ *     (JSGlobalContextSetInspectable). Dispatch runs the command on the calling thread, and the callback receives
+ *     every message a session queues before the library call that queued it returns.
+ *
+ * Sessions are owned by the thread that created them, like every handle (see "Threads"). Several sessions may attach
+ * to one target at once; each has its own responses, events and objects.
+ */
+
+/*! @typedef ZJSWorkerInspectorSessionRef An inspector session attached to a worker (jsworker extension). */
+typedef struct OpaqueZJSWorkerInspectorSession *ZJSWorkerInspectorSessionRef;
+
+/*! @typedef ZJSInspectorSessionRef An inspector session attached to a main context (jsworker extension). */
+typedef struct OpaqueZJSInspectorSession *ZJSInspectorSessionRef;
+
+/*!
+@typedef ZJSInspectorMessageCallback
+@abstract Receives one message (a response or an event) from an inspector session.
+@param message The message: UTF-8 JSON text, length bytes long, followed by a NUL (not counted in length).
+@param length The length of message in bytes.
+@param userData The pointer given when the session was created.
+@discussion Called exactly once per message, in the order the session queued them. Ownership: message is owned by the
+ library and valid only until the callback returns; copy what you need to keep.
+
+ Thread: the session's owner thread, inside the library call that delivers the message (ZJSWorkerInspectorSessionPump
+ for a worker session; ZJSInspectorSessionCreate, ZJSInspectorSessionDispatch, or the call that ran JavaScript for a
+ main-context session). The callback may call the library: dispatch to this or another session, pump, release this
+ session (no callback of a released session runs afterwards), use contexts and workers of this thread.
+*/
+typedef void (*ZJSInspectorMessageCallback)(const char *message, size_t length, void *userData);
+
+/*!
+@enum ZJSWorkerInspectorPumpResult
+@abstract What ZJSWorkerInspectorSessionPump did.
+@constant kZJSWorkerInspectorPumpMessage One message was delivered to the callback.
+@constant kZJSWorkerInspectorPumpTimeout Nothing was queued before the timeout passed; the callback was not called.
+@constant kZJSWorkerInspectorPumpClosed The session has ended — its worker ended, and every message queued before
+ that (the last is Inspector.detached) was delivered. Nothing more will come; release the session.
+@constant kZJSWorkerInspectorPumpError The call was refused: session is NULL, released, not a worker session or
+ another thread's (or the library failed internally). Nothing was delivered.
+@discussion Keep pumping while the result is kZJSWorkerInspectorPumpMessage or kZJSWorkerInspectorPumpTimeout, and
+ stop on anything else:
+
+     ZJSWorkerInspectorPumpResult r;
+     while ((r = ZJSWorkerInspectorSessionPump(session, 100)) <= kZJSWorkerInspectorPumpTimeout) { ... }
+
+ In particular, a session released from inside its own callback pumps kZJSWorkerInspectorPumpError afterwards.
+*/
+typedef enum {
+    kZJSWorkerInspectorPumpMessage = 0,
+    kZJSWorkerInspectorPumpTimeout = 1,
+    kZJSWorkerInspectorPumpClosed = 2,
+    kZJSWorkerInspectorPumpError = 3
+} ZJSWorkerInspectorPumpResult;
+
+/*!
+@function
+@abstract Attaches an inspector session to a worker (jsworker extension).
+@param worker The worker, inspectable or not (ZJSWorkerOptions.inspectable concerns the Debugger domain only).
+@param callback The function that receives the session's messages. Must not be NULL.
+@param userData Passed to callback.
+@result A new session, or NULL if worker is NULL, invalid or another thread's, if callback is NULL, or if the worker
+ is terminating or has ended. Ownership follows the Create Rule: release it with ZJSWorkerInspectorSessionRelease.
+@discussion One message is queued at once (Runtime.executionContextsCleared), so the first
+ ZJSWorkerInspectorSessionPump delivers a message. Several sessions may attach to one worker.
+
+ Thread: the worker's owner thread, which becomes the session's owner.
+*/
+JSWORKER_EXPORT ZJSWorkerInspectorSessionRef ZJSWorkerInspectorSessionCreate(JSWorkerRef worker,
+                                                                             ZJSInspectorMessageCallback callback,
+                                                                             void *userData);
+
+/*!
+@function
+@abstract Sends a CDP command to a worker session (jsworker extension).
+@param session The session.
+@param message The command, UTF-8 JSON text; need not be NUL-terminated. Copied before the function returns.
+@param length The length of message in bytes.
+@result true if the message was accepted: the worker will run the command on its thread, or (malformed JSON, an
+ unknown method) its error response is already queued; either way the response arrives through
+ ZJSWorkerInspectorSessionPump. false, with nothing queued, if session is NULL, released, not a worker session or
+ another thread's, if message is NULL, or if the session has ended (its worker ended: pump the remaining messages).
+@discussion Never blocks and never calls the callback. A command accepted while the worker is ending is answered
+ with an error response ("Inspected target navigated or closed").
+
+ Thread: the session's owner thread; may be called from inside the session's callback.
+*/
+JSWORKER_EXPORT bool ZJSWorkerInspectorSessionDispatch(ZJSWorkerInspectorSessionRef session, const char *message,
+                                                       size_t length);
+
+/*!
+@function
+@abstract Delivers the oldest queued message of a worker session to its callback (jsworker extension).
+@param session The session.
+@param timeoutMs How long to wait for a message, in milliseconds: 0 polls without waiting; kJSWorkerWaitForever
+ waits until a message comes or the session ends.
+@result kZJSWorkerInspectorPumpMessage if one message was delivered (the callback has returned);
+ kZJSWorkerInspectorPumpTimeout if none came in time; kZJSWorkerInspectorPumpClosed once the worker has ended and
+ every message was delivered; kZJSWorkerInspectorPumpError if session is NULL, released, not a worker session or
+ another thread's.
+@discussion Delivers at most one message per call: drain with
+ while (ZJSWorkerInspectorSessionPump(session, 0) == kZJSWorkerInspectorPumpMessage) {}.
+
+ Re-entrant: the callback may dispatch, pump (a nested pump delivers the next message, nested inside this one) or
+ release the session.
+
+ Thread: the session's owner thread; the callback runs on it, inside this call. Blocks up to timeoutMs.
+*/
+JSWORKER_EXPORT ZJSWorkerInspectorPumpResult ZJSWorkerInspectorSessionPump(ZJSWorkerInspectorSessionRef session,
+                                                                           uint64_t timeoutMs);
+
+/*!
+@function
+@abstract Detaches and frees a worker session (jsworker extension).
+@param session The session. NULL, invalid or another thread's session: nothing happens.
+@discussion The session's handle becomes stale at once: its callback is never called again, messages still queued
+ are discarded, and commands not yet answered are dropped. The function then waits until the worker has dropped
+ every object the session held (on the worker's thread, between macrotasks), so when it returns nothing of the
+ session is left. It may be called from inside the session's own callback.
+
+ The worker may be released first: its sessions then receive their last messages (Runtime.executionContextDestroyed
+ if Runtime was enabled, an error response for each command not yet answered, Inspector.detached), pump
+ kZJSWorkerInspectorPumpClosed, and must still be released. If the worker is running JavaScript, this function waits
+ until it returns to its event loop; a worker stuck in an endless loop must be terminated (JSWorkerTerminate) or
+ released first.
+
+ Thread: the session's owner thread.
+*/
+JSWORKER_EXPORT void ZJSWorkerInspectorSessionRelease(ZJSWorkerInspectorSessionRef session);
+
+/*!
+@function
+@abstract Attaches a synchronous inspector session to a main context (jsworker extension).
+@param ctx The context. It must have been made inspectable with JSGlobalContextSetInspectable(ctx, true): this is
+ JavaScriptCore's opt-in, so that a context is never inspected unless its host allowed it.
+@param callback The function that receives the session's messages. Must not be NULL.
+@param userData Passed to callback.
+@result A new session, or NULL if ctx is NULL, invalid, another thread's or not inspectable, or if callback is NULL.
+ Ownership follows the Create Rule: release it with ZJSInspectorSessionRelease.
+@discussion The first message (Runtime.executionContextsCleared) is delivered to the callback before this function
+ returns. Several sessions may attach to one context.
+
+ Messages reach the callback as soon as the session queues them, on the owner thread: a response inside
+ ZJSInspectorSessionDispatch; a Runtime.consoleAPICalled event (Runtime enabled) inside the console call that caused
+ it, whichever library call ran the script. A Runtime.evaluate with awaitPromise whose promise is still pending is
+ answered when the promise settles, at the end of the JSEvaluateScript, JSObjectCallAsFunction or
+ ZJSInspectorSessionDispatch during which it settled (if it settled in another call, such as a getter run by
+ JSObjectGetProperty, with the session's next delivery). The callback is never
+ re-entered for one session: what the session queues while its callback runs (for example the response to a
+ command the callback dispatched) is delivered right after the callback returns, before the outermost library call
+ returns.
+
+ Exceptions a script throws out of JSEvaluateScript or JSObjectCallAsFunction are reported to the caller through
+ the exception parameter, as in JavaScriptCore, and do not raise Runtime.exceptionThrown (nor do errors thrown by
+ queueMicrotask callbacks, which go to standard error).
+
+ Releasing the context (the last JSGlobalContextRelease) ends its sessions: each receives its last messages
+ (Runtime.executionContextDestroyed if Runtime was enabled, Inspector.detached) before the release returns; the
+ session handles stay valid until ZJSInspectorSessionRelease, and dispatching to them returns false.
+
+ Thread: ctx's owner thread, which becomes the session's owner.
+*/
+JSWORKER_EXPORT ZJSInspectorSessionRef ZJSInspectorSessionCreate(JSGlobalContextRef ctx,
+                                                                 ZJSInspectorMessageCallback callback,
+                                                                 void *userData);
+
+/*!
+@function
+@abstract Runs a CDP command in a main-context session (jsworker extension).
+@param session The session.
+@param message The command, UTF-8 JSON text; need not be NUL-terminated. Read during the call only.
+@param length The length of message in bytes.
+@result true if the command was handled: its response (an error response for malformed JSON or an unknown method)
+ and any events it caused were delivered to the callback before this function returned — unless the call was made
+ from inside the session's own callback, in which case they are delivered right after that callback returns.
+ false, with nothing delivered, if session is NULL, released, not a main-context session or another thread's, if
+ message is NULL, or if the session's context was released.
+@discussion The command runs on the calling thread, in the context, before this function returns (a
+ Runtime.evaluate with awaitPromise whose promise is still pending is answered later; see ZJSInspectorSessionCreate).
+
+ Thread: the session's owner thread; may be called from inside a callback.
+*/
+JSWORKER_EXPORT bool ZJSInspectorSessionDispatch(ZJSInspectorSessionRef session, const char *message, size_t length);
+
+/*!
+@function
+@abstract Detaches and frees a main-context session (jsworker extension).
+@param session The session. NULL, invalid or another thread's session: nothing happens.
+@discussion The session's handle becomes stale, its callback is never called again, and every object it held is
+ dropped before this function returns. It may be called from inside the session's own callback, and after the
+ context was released.
+
+ Thread: the session's owner thread.
+*/
+JSWORKER_EXPORT void ZJSInspectorSessionRelease(ZJSInspectorSessionRef session);
 
 
 #ifdef __cplusplus

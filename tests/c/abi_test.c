@@ -45,6 +45,11 @@ SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, state);
 _Static_assert(sizeof(JSValueRef) == sizeof(jsw_handle) && sizeof(JSWorkerRef) == sizeof(jsw_handle),
                "a handle is pointer-sized");
 _Static_assert(sizeof(JSType) == sizeof(int) && sizeof(ZJSErrorKind) == sizeof(int), "enums are int-sized");
+/* The library returns ZJSWorkerInspectorPumpResult as an int32; the callback type matches capi.h's bridge. */
+_Static_assert(sizeof(ZJSWorkerInspectorPumpResult) == sizeof(int32_t), "ZJSWorkerInspectorPumpResult is 32 bits");
+_Static_assert(sizeof(ZJSWorkerInspectorSessionRef) == sizeof(jsw_handle) &&
+                   sizeof(ZJSInspectorSessionRef) == sizeof(jsw_handle),
+               "a session handle is pointer-sized");
 
 int main(void) {
     printf("ok   ZJSWorkerOptions (%zu bytes), ZJSChannelLimits, ZJSErrorInfo, ZJSInspectorTargetInfo match capi.h\n",

@@ -15,43 +15,51 @@ import (
 
 // Deserialize builds the value held by f in rt and returns it. It always
 // consumes f: f.Release is called on success and on error, so the caller must
-// not use f afterwards.
+// not use f afterwards. It reads frames of wire format versions 1 and 2.
 //
-// Any defect in the bytes (unknown version, truncation, a bad tag, length or
-// back-reference, trailing bytes, nesting deeper than 256) fails with an
-// error wrapping ErrMalformedFrame; every length and count is checked against
-// the bytes left before anything is allocated for it. Objects are made with
-// CreateDataProperty semantics, so setters on Object.prototype or
-// Array.prototype never run and "__proto__" stays an ordinary key. Dates are
-// made with the realm's global Date constructor.
+// Any defect in the bytes (unknown magic or version, truncation, a bad tag,
+// length or back-reference, trailing bytes, nesting deeper than 256) fails
+// with an error wrapping ErrMalformedFrame; every length and count is
+// checked against the bytes left before anything is allocated for it, and
+// the manifest is checked whole before anything is built. A frame holding a
+// SharedArrayBuffer while no shared-memory implementation is registered
+// fails with a *DataCloneError. Objects are made with CreateDataProperty
+// semantics, so setters on Object.prototype or Array.prototype never run and
+// "__proto__" stays an ordinary key. Maps, Sets, RegExps, Errors, Dates and
+// views are made with the realm's own constructors (see realm.go), with the
+// prototypes they had when the realm first needed them.
 //
-// Deserialize runs no script code except the realm's Date constructor, when
-// the frame holds a Date; an exception or uncatchable goja error raised there
-// is returned as the error. Deserialize must be called on the goroutine that
-// owns rt. It never panics.
+// Deserialize runs no script code except those builtins; an exception or
+// uncatchable goja error raised there is returned as the error.
+// Deserialize must be called on the goroutine that owns rt. It never panics.
 func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 	defer f.Release()
 	if f == nil || f.Released() {
 		return nil, fmt.Errorf("%w: nil or released frame", ErrMalformedFrame)
 	}
+	if loadKinds(); probeErr != nil {
+		return nil, probeErr
+	}
 	d := decoderPool.Get().(*decoder)
 	defer d.release()
-	d.rt, d.data, d.pos = rt, f.Bytes(), 0
+	d.rt, d.data, d.pos, d.buffers = rt, f.Bytes(), 0, f.buffers
+	d.alias = f.aligned
 
 	defer func() {
 		if r := recover(); r != nil {
 			v, err = nil, recoveredError(r)
 		}
 	}()
-	if len(d.data) == 0 {
-		return nil, fmt.Errorf("%w: empty frame", ErrMalformedFrame)
+	if err := d.readHeader(); err != nil {
+		return nil, err
 	}
-	if ver := d.data[0]; ver != formatVersion {
-		return nil, fmt.Errorf("%w: unsupported wire format version %d (this reader knows version %d)",
-			ErrMalformedFrame, ver, formatVersion)
+	if ex := rt.Try(func() {
+		if err = d.readManifest(); err == nil {
+			v, err = d.readValue(0)
+		}
+	}); ex != nil {
+		return nil, ex
 	}
-	d.pos = 1
-	v, err = d.readValue(0)
 	if err != nil {
 		return nil, err
 	}
@@ -63,29 +71,52 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 
 // A decoder is the state of one Deserialize call. Decoders are pooled.
 type decoder struct {
-	rt   *goja.Runtime
-	data []byte
-	pos  int
+	rt          *goja.Runtime
+	realm       *realm
+	objectProto *goja.Object // the realm's Object.prototype
+	data        []byte
+	pos         int
+	version     int
+	alias       bool     // ArrayBuffer bytes may be used in place (Frame.aligned)
+	buffers     [][]byte // transferred memory
 
-	objs  []goja.Value      // id -> object; nil while a dense array is being read
-	items []any             // element stack for dense arrays; nil = hole
-	units []uint16          // scratch for strings
-	keys  map[string]string // interned short ASCII property names, kept across calls (bounded)
-
-	dateCtor *goja.Object
+	manifest []manifestEntry
+	objs     []goja.Value          // id -> object; nil while a dense array is being read, unbuilt while another kind is
+	items    []any                 // element stack for dense arrays; nil = hole
+	units    []uint16              // scratch for strings
+	keys     map[string]string     // interned short ASCII property names, kept across calls (bounded)
+	strs     map[string]goja.Value // shared short ASCII string values, kept across calls (bounded)
 }
+
+type manifestEntry struct {
+	kind   byte
+	length uint32
+	tok    SharedToken
+	obj    *goja.Object
+	used   bool
+}
+
+// unbuilt marks an object id whose object is not built yet and must not be
+// referred to (a view while its buffer is read, an Error while its message
+// is). Dense arrays use nil instead: see readRef.
+var unbuilt = goja.Null()
 
 const (
 	maxInternedKeys = 4096
 	maxInternedLen  = 64
+	maxSharedStrs   = 4096
+	maxSharedLen    = 16
 )
 
-var decoderPool = sync.Pool{New: func() any { return &decoder{keys: make(map[string]string)} }}
+var decoderPool = sync.Pool{New: func() any {
+	return &decoder{keys: make(map[string]string), strs: make(map[string]goja.Value)}
+}}
 
 func (d *decoder) release() {
 	clear(d.objs)
 	clear(d.items)
-	d.objs, d.items = d.objs[:0], d.items[:0]
+	clear(d.manifest)
+	d.objs, d.items, d.manifest = d.objs[:0], d.items[:0], d.manifest[:0]
 	if cap(d.objs) > 4096 {
 		d.objs = nil
 	}
@@ -98,7 +129,10 @@ func (d *decoder) release() {
 	if len(d.keys) >= maxInternedKeys {
 		clear(d.keys)
 	}
-	d.rt, d.data, d.dateCtor = nil, nil, nil
+	if len(d.strs) >= maxSharedStrs {
+		clear(d.strs)
+	}
+	d.rt, d.realm, d.objectProto, d.data, d.buffers = nil, nil, nil, nil, nil
 	decoderPool.Put(d)
 }
 
@@ -108,6 +142,142 @@ func (d *decoder) malformed(format string, args ...any) error {
 
 func (d *decoder) remaining() int { return len(d.data) - d.pos }
 
+// needRealm returns the realm record with group g captured.
+func (d *decoder) needRealm(g group) (*realm, error) {
+	if d.realm == nil {
+		d.realm = realmOf(d.rt)
+	}
+	if err := d.realm.need(g); err != nil {
+		return nil, err
+	}
+	return d.realm, nil
+}
+
+// readHeader reads the version (and, from version 2 on, the magic).
+func (d *decoder) readHeader() error {
+	if len(d.data) == 0 {
+		return d.malformed("empty frame")
+	}
+	if d.data[0] == legacyVersion {
+		d.version, d.pos = legacyVersion, 1
+		return nil
+	}
+	if len(d.data) < headerLen || string(d.data[:len(magic)]) != magic {
+		return d.malformed("not a frame (no magic, and not version 1)")
+	}
+	if ver := d.data[len(magic)]; ver != formatVersion {
+		d.pos = len(magic)
+		return d.malformed("unsupported wire format version %d (this reader knows versions 1 and %d)", ver, formatVersion)
+	}
+	d.version, d.pos = formatVersion, headerLen
+	return nil
+}
+
+// readManifest reads and checks the whole manifest, then makes the objects
+// it names: the transferred ArrayBuffers (over the frame's memory) and the
+// shared ones (through the registered SharedMemory).
+func (d *decoder) readManifest() error {
+	if d.version < 2 {
+		if len(d.buffers) > 0 {
+			return d.malformed("a version-1 frame carries transferred memory")
+		}
+		return nil
+	}
+	n, err := d.readLen(2) // every entry takes at least two bytes
+	if err != nil {
+		return err
+	}
+	transfers, shared := 0, 0
+	for i := 0; i < n; i++ {
+		k, err := d.readByte()
+		if err != nil {
+			return err
+		}
+		en := manifestEntry{kind: k}
+		switch k {
+		case manifestTransfer:
+			if transfers >= len(d.buffers) {
+				return d.malformed("the manifest lists more transferred buffers than the frame carries (%d)", len(d.buffers))
+			}
+			if en.length, err = d.readUvarint(); err != nil {
+				return err
+			}
+			if uint64(en.length) != uint64(len(d.buffers[transfers])) {
+				return d.malformed("transferred buffer %d has %d bytes, the manifest says %d",
+					transfers, len(d.buffers[transfers]), en.length)
+			}
+			transfers++
+		case manifestShared:
+			if d.remaining() < tokenLen {
+				return d.malformed("unexpected end of frame in a token")
+			}
+			copy(en.tok[:], d.data[d.pos:])
+			d.pos += tokenLen
+			if en.length, err = d.readUvarint(); err != nil {
+				return err
+			}
+			shared++
+		default:
+			d.pos--
+			return d.malformed("unknown manifest entry kind 0x%02x", k)
+		}
+		d.manifest = append(d.manifest, en)
+	}
+	if transfers != len(d.buffers) {
+		return d.malformed("the frame carries %d transferred buffers, the manifest lists %d", len(d.buffers), transfers)
+	}
+	if err := d.readPadding(); err != nil {
+		return err
+	}
+	// The manifest is valid: build what it names.
+	var hook SharedMemory
+	if shared > 0 {
+		if hook = sharedMemory(); hook == nil {
+			return &DataCloneError{Message: "SharedArrayBuffer is not supported yet."}
+		}
+	}
+	transfers = 0
+	for i := range d.manifest {
+		en := &d.manifest[i]
+		switch en.kind {
+		case manifestTransfer:
+			en.obj = d.rt.ToValue(d.rt.NewArrayBuffer(d.buffers[transfers])).(*goja.Object)
+			transfers++
+		case manifestShared:
+			o, err := hook.Attach(d.rt, en.tok, int(en.length))
+			if err != nil {
+				return err
+			}
+			if o == nil || implType(o) != bufferType {
+				return fmt.Errorf("jsworker: the shared-memory hook returned something other than an ArrayBuffer")
+			}
+			// A growable SharedArrayBuffer may have grown since it was sent,
+			// never shrunk.
+			if ab, _ := o.Export().(goja.ArrayBuffer); uint64(len(ab.Bytes())) < uint64(en.length) {
+				return fmt.Errorf("jsworker: the shared-memory hook returned a buffer of %d bytes for one of %d",
+					len(ab.Bytes()), en.length)
+			}
+			en.obj = o
+		}
+	}
+	return nil
+}
+
+// readPadding skips the zero bytes up to the next multiple of bufferAlign.
+func (d *decoder) readPadding() error {
+	p := padLen(d.pos)
+	if p > d.remaining() {
+		return d.malformed("unexpected end of frame in padding")
+	}
+	for _, b := range d.data[d.pos : d.pos+p] {
+		if b != 0 {
+			return d.malformed("non-zero padding")
+		}
+	}
+	d.pos += p
+	return nil
+}
+
 func (d *decoder) readByte() (byte, error) {
 	if d.pos >= len(d.data) {
 		return 0, d.malformed("unexpected end of frame")
@@ -115,6 +285,14 @@ func (d *decoder) readByte() (byte, error) {
 	b := d.data[d.pos]
 	d.pos++
 	return b, nil
+}
+
+// peek returns the next byte without consuming it, or 0 at the end.
+func (d *decoder) peek() byte {
+	if d.pos >= len(d.data) {
+		return 0
+	}
+	return d.data[d.pos]
 }
 
 // readUvarint reads a minimal LEB128 varint of at most 32 bits.
@@ -149,8 +327,9 @@ func (d *decoder) readFloat() (float64, error) {
 	return f, nil
 }
 
-// readLen reads a length of items of size bytes each and checks that they
-// are all present.
+// readLen reads a count of items of size bytes each and checks that they
+// can all be present: a count that cannot fit fails before any allocation
+// or loop, and the result always fits in an int.
 func (d *decoder) readLen(size int) (int, error) {
 	n, err := d.readUvarint()
 	if err != nil {
@@ -160,6 +339,15 @@ func (d *decoder) readLen(size int) (int, error) {
 		return 0, d.malformed("length %d exceeds the %d bytes left", n, d.remaining())
 	}
 	return int(n), nil
+}
+
+// v2 reports whether a tag of version 2 may appear.
+func (d *decoder) v2(tag byte) error {
+	if d.version < 2 {
+		d.pos--
+		return d.malformed("unknown tag 0x%02x", tag)
+	}
+	return nil
 }
 
 func (d *decoder) readValue(depth int) (goja.Value, error) {
@@ -189,7 +377,11 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		}
 		return d.rt.ToValue(f), nil
 	case tagBigInt:
-		return d.readBigInt()
+		x, err := d.readBigInt()
+		if err != nil {
+			return nil, err
+		}
+		return d.rt.ToValue(x), nil
 	case tagOneByteStr:
 		return d.readOneByte()
 	case tagTwoByteStr:
@@ -205,11 +397,58 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 	case tagObjectRef:
 		return d.readRef()
 	}
+	if err := d.v2(tag); err != nil {
+		return nil, err
+	}
+	switch tag {
+	case tagArrayProps:
+		return d.readArrayProps(depth)
+	case tagMap:
+		return d.readMap(depth)
+	case tagSet:
+		return d.readSet(depth)
+	case tagRegExp:
+		return d.readRegExp()
+	case tagError:
+		return d.readError(depth)
+	case tagTrueObject, tagFalseObject:
+		return d.add(d.rt.ToValue(tag == tagTrueObject).ToObject(d.rt)), nil
+	case tagNumberObj:
+		f, err := d.readFloat()
+		if err != nil {
+			return nil, err
+		}
+		return d.add(d.rt.ToValue(f).ToObject(d.rt)), nil
+	case tagBigIntObj:
+		x, err := d.readBigInt()
+		if err != nil {
+			return nil, err
+		}
+		return d.add(d.rt.ToValue(x).ToObject(d.rt)), nil
+	case tagStringObj:
+		s, err := d.readString()
+		if err != nil {
+			return nil, err
+		}
+		return d.add(s.ToObject(d.rt)), nil
+	case tagArrayBuffer:
+		return d.readBuffer()
+	case tagTransferred, tagShared:
+		return d.readManifestRef(tag)
+	case tagView:
+		return d.readView(depth)
+	}
 	d.pos--
 	return nil, d.malformed("unknown tag 0x%02x", tag)
 }
 
-func (d *decoder) readBigInt() (goja.Value, error) {
+// add gives o the next object id and returns it.
+func (d *decoder) add(o *goja.Object) goja.Value {
+	d.objs = append(d.objs, o)
+	return o
+}
+
+func (d *decoder) readBigInt() (*big.Int, error) {
 	head, err := d.readUvarint()
 	if err != nil {
 		return nil, err
@@ -231,7 +470,29 @@ func (d *decoder) readBigInt() (goja.Value, error) {
 	if neg {
 		x.Neg(x)
 	}
-	return d.rt.ToValue(x), nil
+	return x, nil
+}
+
+// readString reads a string value, tag included: a one- or two-byte string.
+func (d *decoder) readString() (goja.String, error) {
+	tag, err := d.readByte()
+	if err != nil {
+		return nil, err
+	}
+	var v goja.Value
+	switch tag {
+	case tagOneByteStr:
+		v, err = d.readOneByte()
+	case tagTwoByteStr:
+		v, err = d.readTwoByte()
+	default:
+		d.pos--
+		return nil, d.malformed("tag 0x%02x where a string was expected", tag)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return v.(goja.String), nil
 }
 
 func (d *decoder) readOneByte() (goja.Value, error) {
@@ -251,7 +512,20 @@ func (d *decoder) readOneByte() (goja.Value, error) {
 			return goja.StringFromUTF16(u), nil
 		}
 	}
-	return d.rt.ToValue(string(b)), nil
+	if n > maxSharedLen {
+		return d.rt.ToValue(string(b)), nil
+	}
+	// Short ASCII strings recur (enum-like fields, tags): share one value
+	// per content. goja's ASCII strings are plain Go strings, immutable and
+	// tied to no runtime, so the cache may outlive the call.
+	if v, ok := d.strs[string(b)]; ok {
+		return v, nil
+	}
+	v := d.rt.ToValue(string(b))
+	if len(d.strs) < maxSharedStrs {
+		d.strs[string(b)] = v
+	}
+	return v, nil
 }
 
 func (d *decoder) readUnits() ([]uint16, error) {
@@ -284,8 +558,8 @@ func (d *decoder) scratchUnits(n int) []uint16 {
 
 // readKey reads a property name. It returns done at the end of the object.
 // Names are returned as Go strings, which goja maps back to the same UTF-16;
-// that is exact for every well-formed name, and version 1 frames hold no
-// others (the writer rejects lone surrogates in names).
+// that is exact for every well-formed name, and frames hold no others (the
+// writer rejects lone surrogates in names).
 func (d *decoder) readKey() (key string, done bool, err error) {
 	tag, err := d.readByte()
 	if err != nil {
@@ -352,7 +626,16 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 	if err := d.enter(depth); err != nil {
 		return nil, err
 	}
-	o := d.rt.NewObject()
+	// The object is built without a prototype and given Object.prototype
+	// when complete: until then a plain Set cannot meet a setter (or a
+	// read-only property) of the receiving realm's Object.prototype, so it
+	// has CreateDataProperty semantics and is cheaper than
+	// DefineDataProperty. Nothing can observe the object meanwhile: no
+	// script runs while a frame is read.
+	if d.objectProto == nil {
+		d.objectProto = d.rt.NewObject().Prototype()
+	}
+	o := d.rt.CreateObject(nil)
 	d.objs = append(d.objs, o)
 	for {
 		k, done, err := d.readKey()
@@ -360,14 +643,44 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 			return nil, err
 		}
 		if done {
-			return o, nil
+			break
 		}
 		v, err := d.readValue(depth + 1)
 		if err != nil {
 			return nil, err
 		}
-		if err := o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+		if err := o.Set(k, v); err != nil {
 			return nil, err
+		}
+	}
+	if err := o.SetPrototype(d.objectProto); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// readProps reads (key value)* up to tagObjectEnd and defines them on o.
+// check, if not nil, vets each key.
+func (d *decoder) readProps(o *goja.Object, depth int, check func(string) error) error {
+	for {
+		k, done, err := d.readKey()
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		if check != nil {
+			if err := check(k); err != nil {
+				return err
+			}
+		}
+		v, err := d.readValue(depth + 1)
+		if err != nil {
+			return err
+		}
+		if err := o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE); err != nil {
+			return err
 		}
 	}
 }
@@ -471,22 +784,27 @@ func (d *decoder) readDate() (goja.Value, error) {
 		d.pos -= 8
 		return nil, d.malformed("invalid Date time value %v", ms)
 	}
-	if d.dateCtor == nil {
-		if ex := d.rt.Try(func() { d.dateCtor, _ = d.rt.Get("Date").(*goja.Object) }); ex != nil {
-			return nil, ex
-		}
-		if d.dateCtor == nil {
-			return nil, fmt.Errorf("jsworker: cannot deserialize a Date: the global Date is not a constructor")
-		}
-	}
-	o, err := d.rt.New(d.dateCtor, d.rt.ToValue(ms))
+	r, err := d.needRealm(groupDate)
 	if err != nil {
 		return nil, err
 	}
-	if o.ClassName() != "Date" {
-		return nil, fmt.Errorf("jsworker: cannot deserialize a Date: the global Date made a %s", o.ClassName())
+	o, err := d.construct(r.dateCtor, kindDate, d.rt.ToValue(ms))
+	if err != nil {
+		return nil, err
 	}
-	d.objs = append(d.objs, o)
+	return d.add(o), nil
+}
+
+// construct calls new ctor(args...) and checks that it made an object of
+// kind k.
+func (d *decoder) construct(ctor *goja.Object, k kind, args ...goja.Value) (*goja.Object, error) {
+	o, err := d.rt.New(ctor, args...)
+	if err != nil {
+		return nil, err
+	}
+	if kindOf(implType(o)) != k {
+		return nil, fmt.Errorf("jsworker: structured clone: the realm's %s constructor made a %s", ctor.Get("name"), o.ClassName())
+	}
 	return o, nil
 }
 
@@ -504,6 +822,9 @@ func (d *decoder) readRef() (goja.Value, error) {
 		// fill it at its end.
 		v = d.rt.NewArray()
 		d.objs[id] = v
+	}
+	if v == unbuilt {
+		return nil, d.malformed("back-reference to object %d, which cannot refer to itself", id)
 	}
 	return v, nil
 }

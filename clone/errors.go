@@ -7,19 +7,21 @@ import (
 )
 
 // ErrMalformedFrame is returned, wrapped with detail, when Deserialize is given
-// bytes that are not a valid frame: an unknown version, a truncated or
-// overlong payload, a bad tag, an out-of-range reference or length, or
-// nesting deeper than the limit. Test for it with errors.Is.
+// bytes that are not a valid frame: no magic or an unknown version, a bad
+// manifest, a truncated or overlong payload, a bad tag, an out-of-range
+// reference or length, or nesting deeper than the limit. Test for it with
+// errors.Is.
 var ErrMalformedFrame = errors.New("jsworker: malformed frame")
 
 // A DataCloneError reports a value that the structured clone algorithm cannot
-// copy: a function, a symbol, or an object of a kind this version does not
-// support. JSError turns it into the JS error scripts expect, with name
+// copy (a function, a symbol, a WeakMap ...), a bad transfer list, or a frame
+// this process cannot read (a SharedArrayBuffer while shared memory is not
+// available). JSError turns it into the JS error scripts expect, with name
 // "DataCloneError".
 type DataCloneError struct {
 	// Message says what could not be cloned, in the style of browsers:
 	// "function f() {…} could not be cloned." or
-	// "Map objects cannot be cloned by this version."
+	// "#<WeakMap> could not be cloned."
 	Message string
 }
 
@@ -32,7 +34,7 @@ const dataCloneErrorCode = 25
 // JSError converts an error returned by Serialize or Deserialize into a JS
 // value that a host function running in rt can throw with panic(...):
 //
-//   - *DataCloneError: an Error made with the realm's Error constructor, with
+//   - *DataCloneError: an Error made with the realm's intrinsic Error, with
 //     own properties name = "DataCloneError", message, and code = 25 (as
 //     DOMException.DATA_CLONE_ERR).
 //   - ErrFrameTooLarge: a RangeError.
@@ -76,14 +78,20 @@ func JSError(rt *goja.Runtime, err error) *goja.Object {
 	return rt.NewGoError(err)
 }
 
-// newJSError constructs ctorName(msg) with the realm's constructor of that
-// name, falling back to a GoError when the global has been replaced by
-// something that does not construct.
+// newJSError constructs ctorName(msg) with the realm's intrinsic constructor
+// of that name (see realm.go), falling back to a GoError when the realm's
+// error constructors cannot be used.
 func newJSError(rt *goja.Runtime, ctorName, msg string) *goja.Object {
 	var o *goja.Object
 	if ex := rt.Try(func() {
-		if ctor, ok := rt.Get(ctorName).(*goja.Object); ok {
-			o, _ = rt.New(ctor, rt.ToValue(msg))
+		r := realmOf(rt)
+		if r.need(groupError) != nil {
+			return
+		}
+		for i, name := range errorNames {
+			if name == ctorName {
+				o, _ = rt.New(r.errorCtors[i], rt.ToValue(msg))
+			}
 		}
 	}); ex != nil || o == nil {
 		o = rt.NewGoError(errors.New(msg))

@@ -3,3 +3,7 @@ package clone
 // Tests want internal bugs to crash, not to turn into errors, so that the
 // fuzz target sees them.
 func init() { panicOnInternalError = true }
+
+// PendingCount returns the number of ArrayBuffers listed by frames that are
+// neither committed nor released.
+var PendingCount = pendingCount

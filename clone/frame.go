@@ -21,29 +21,45 @@ type Ref interface {
 }
 
 // A Frame is one serialized message: the bytes of the wire format (see
-// doc.go) plus the manifest of references it carries. A frame belongs to no
-// runtime; it can cross goroutines freely. Exactly one owner holds a frame at
-// a time: whoever creates it, then the channel it was pushed into, then the
-// reader that popped it. The owner either hands it on or calls Release.
+// doc.go), the memory of the ArrayBuffers it transfers, and the references
+// it carries (shared memory). A frame belongs to no runtime; it can cross
+// goroutines freely. Exactly one owner holds a frame at a time: whoever
+// creates it, then the channel it was pushed into, then the reader that
+// popped it. The owner either hands it on or calls Release.
 //
 // A Frame must not be copied after first use.
 type Frame struct {
-	data     []byte
-	refs     []Ref
+	data    []byte
+	refs    []Ref
+	buffers [][]byte // memory of transferred ArrayBuffers, in manifest order
+
+	// aligned says that data starts on an 8-byte boundary and is owned by
+	// the frame alone: Serialize made it. The reader may then use an
+	// ArrayBuffer's bytes in place instead of copying them. Frame bytes are
+	// never recycled (no pool), which is what makes that safe.
+	aligned bool
+
+	// ticket is set by SerializeTransfer until the sender commits.
+	ticket *transferTicket
+
 	released atomic.Bool
 }
 
 // NewFrame returns a frame owning data and refs. The caller must not use data
 // afterwards. It is meant for the serializer and for tests; most callers get
-// frames from Serialize.
+// frames from Serialize. A frame made by NewFrame carries no transferred
+// memory, so its manifest must not list transferred ArrayBuffers.
 func NewFrame(data []byte, refs ...Ref) *Frame {
 	return &Frame{data: data, refs: refs}
 }
 
 // Bytes returns the frame's wire bytes. They stay valid until Release.
+// Transferred ArrayBuffers are not in them: their memory travels beside.
 func (f *Frame) Bytes() []byte { return f.data }
 
 // Len returns the number of wire bytes, the size that channel limits count.
+// The memory of transferred ArrayBuffers is not counted: it is moved, not
+// copied.
 func (f *Frame) Len() int {
 	if f == nil {
 		return 0
@@ -54,15 +70,23 @@ func (f *Frame) Len() int {
 // Released reports whether Release has been called.
 func (f *Frame) Released() bool { return f.released.Load() }
 
-// Release drops the frame's bytes and releases every reference it carries.
-// The first call does the work; later calls, and calls on a nil frame, are
-// no-ops, so a frame is released exactly once however many owners try.
+// Release drops the frame's bytes and transferred memory and releases every
+// reference it carries. The first call does the work; later calls, and
+// calls on a nil frame, are no-ops, so a frame is released exactly once
+// however many owners try.
+//
+// Releasing a frame made by SerializeTransfer before its commit function
+// ran means the message was not sent: the sender's ArrayBuffers stay
+// attached, and the commit function must then not be called.
 func (f *Frame) Release() {
 	if f == nil || !f.released.CompareAndSwap(false, true) {
 		return
 	}
-	refs := f.refs
-	f.refs, f.data = nil, nil
+	refs, t := f.refs, f.ticket
+	f.refs, f.data, f.buffers, f.ticket = nil, nil, nil, nil
+	if t != nil {
+		t.unmark()
+	}
 	for _, r := range refs {
 		r.Release()
 	}

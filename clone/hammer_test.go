@@ -27,7 +27,8 @@ func TestHammer(t *testing.T) {
 			defer close(frames)
 			rt := goja.New()
 			mk, err := rt.RunString(`(function (i) {
-				var o = {i, s: "msg" + i, t: ["é", "€", "\ud800"], d: new Date(i), big: BigInt(i) ** 3n};
+				var o = {i, s: "msg" + i, t: ["é", "€", "\ud800"], d: new Date(i), big: BigInt(i) ** 3n,
+					m: new Map([[i, "x"]]), set: new Set(["a", i]), u: new Uint16Array([i, 2]), e: new RangeError("r" + i), r: /x/g};
 				o.self = o; return o; })`)
 			if err != nil {
 				errs <- err
@@ -61,7 +62,8 @@ func TestHammer(t *testing.T) {
 				rt.Set("v", v)
 				rt.Set("i", i)
 				ok, err := rt.RunString(`v.self === v && v.i === i && v.s === "msg" + i && v.t[2] === "\ud800" &&
-					v.d.getTime() === i && v.big === BigInt(i) ** 3n`)
+					v.d.getTime() === i && v.big === BigInt(i) ** 3n && v.m.get(i) === "x" && v.set.has(i) &&
+					v.u[0] === (i & 0xFFFF) && v.e instanceof RangeError && v.e.message === "r" + i && v.r.global`)
 				if err != nil || !ok.ToBoolean() {
 					t.Errorf("message %d came out wrong (%v)", i, err)
 				}

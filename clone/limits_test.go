@@ -70,6 +70,9 @@ func TestMaxBytesBoundary(t *testing.T) {
 		`({i: 1, s: "hello"})`, `({"é": 1, "日本": 2})`, `[1, , 3, , ]`, `new Date(0)`,
 		`var a = []; a.length = 70000; a[3] = true; a[69999] = "z"; a`,
 		`var o = {a: [1, 2, {b: "c"}]}; o.self = o; [o, o]`,
+		`new Map([[1, "a"], [{}, new Set([2n])]])`, `/ab+c/gi`, `new TypeError("t", {cause: [1]})`,
+		`[new Number(1.5), new String("é"), Object(7n), new Boolean(true)]`, `new ArrayBuffer(3)`, `[1, new ArrayBuffer(9)]`,
+		`var b = new ArrayBuffer(16); [new Float64Array(b, 8), new DataView(b)]`, `var a = [1]; a.x = {y: 2}; a`,
 	} {
 		full := mustSerialize(t, src)
 		n := full.Len()
@@ -99,5 +102,32 @@ func TestMaxBytesStopsEarly(t *testing.T) {
 	}
 	if run(t, rt, `ran`).ToBoolean() {
 		t.Error("a getter ran after the cap was crossed")
+	}
+}
+
+// TestDepthOtherContainers checks that Maps, Sets and Errors count as
+// containers for the depth limit, on write and on read.
+func TestDepthOtherContainers(t *testing.T) {
+	for _, tc := range []struct{ name, build string }{
+		{"Map", `c = new Map([[1, c]])`},
+		{"Set", `c = new Set([c])`},
+		{"Error cause", `c = new Error("e", {cause: c})`},
+		{"mixed", `c = i % 3 == 0 ? new Map([[c, 1]]) : i % 3 == 1 ? [c] : {c}`},
+	} {
+		src := func(n int) string {
+			return fmt.Sprintf(`var c = 0; for (var i = 0; i <= %d; i++) { %s; } c`, n, tc.build)
+		}
+		roundTrip(t, src(256)) // the innermost container at depth 256
+		rt := goja.New()
+		_, err := clone.Serialize(rt, run(t, rt, src(257)), clone.Options{})
+		checkDataCloneError(t, rt, err, "nested too deeply to be cloned (more than 256 levels).")
+	}
+	// On read: 257 nested Sets of one element each.
+	frame := append(bytes.Repeat([]byte{'\'', 1}, 258), '_')
+	if _, _, err := deserialize(v2(frame...)); !errors.Is(err, clone.ErrMalformedFrame) {
+		t.Errorf("Sets nested 257 deep: got %v, want ErrMalformedFrame", err)
+	}
+	if _, _, err := deserialize(v2(append(bytes.Repeat([]byte{'\'', 1}, 257), '_')...)); err != nil {
+		t.Errorf("Sets nested 256 deep: %v", err)
 	}
 }

@@ -75,7 +75,7 @@ func TestRoundTripObjects(t *testing.T) {
 		{"holes kept", `[1, , 3, , ]`, `v.length === 4 && !(1 in v) && !(3 in v) && v[0] === 1 && v[2] === 3`},
 		{"all holes", `new Array(5)`, `Array.isArray(v) && v.length === 5 && Object.keys(v).length === 0`},
 		{"undefined elements are not holes", `[undefined, undefined]`, `v.length === 2 && (0 in v) && (1 in v)`},
-		{"named properties dropped", `Object.assign([1, 2], {foo: 1})`, `v.length === 2 && v.foo === undefined`},
+		{"named properties kept", `Object.assign([1, 2], {foo: 1})`, `v.length === 2 && v.foo === 1 && Object.keys(v).join() === "0,1,foo"`},
 		{"array subclass", `class A extends Array {}; A.from([1, 2])`,
 			`Object.getPrototypeOf(v) === Array.prototype && v.length === 2 && v[1] === 2`},
 		{"sparse huge length", `var a = []; a[100000] = 1; a[5] = "x"; a.length = 2**32 - 1; a`,

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -16,25 +17,29 @@ import (
 
 // Options for Serialize.
 type Options struct {
-	// MaxBytes caps the frame size in bytes, version byte included; 0 (or
-	// less) means no cap. Serialize stops with ErrFrameTooLarge as soon as a write would
-	// cross it, so an oversized frame is never built.
+	// MaxBytes caps the frame size in bytes (Frame.Len: header and manifest
+	// included, transferred memory not); 0 (or less) means no cap.
+	// Serialize stops with ErrFrameTooLarge as soon as a write would cross
+	// it, so an oversized frame is never built.
 	MaxBytes int
 
-	// Transfer is the transfer list. Version 1 transfers nothing: a non-empty
-	// list fails with a *DataCloneError.
+	// Transfer is the transfer list: ArrayBuffers whose memory moves into
+	// the frame instead of being copied. See SerializeTransfer.
 	Transfer []goja.Value
 }
 
 // Serialize walks v, a value of rt, and returns a frame holding its structured
 // clone in the wire format described in the package documentation.
 //
-// Supported are undefined, null, booleans, numbers, BigInts, strings, plain
-// objects (own enumerable string keys, values read with [[Get]], so getters
-// run), arrays (length and elements; holes kept; named properties dropped)
-// and Dates, with shared references and cycles preserved. Anything else
-// fails with a *DataCloneError; so does nesting deeper than 256 containers
-// (objects and arrays, the root at depth 0).
+// The kinds it clones and the ones it rejects are listed in the package
+// documentation. Unsupported values, nesting deeper than 256 containers
+// (the root at depth 0), and a bad transfer list fail with a
+// *DataCloneError, and nothing is changed.
+//
+// With a non-empty opts.Transfer, Serialize is SerializeTransfer followed
+// at once by its commit: on success the listed ArrayBuffers are detached in
+// rt. Callers that may still fail to deliver the frame (a full channel)
+// should use SerializeTransfer and commit only once it is accepted.
 //
 // If a getter throws, Serialize returns that *goja.Exception unchanged, so a
 // host function can rethrow it with panic(err). Uncatchable goja errors
@@ -42,25 +47,40 @@ type Options struct {
 // and should be re-panicked too. Serialize itself never panics.
 //
 // Serialize must be called on the goroutine that owns rt.
-func Serialize(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, err error) {
-	if len(opts.Transfer) > 0 {
-		return nil, &DataCloneError{Message: "transferring is not supported yet"}
+func Serialize(rt *goja.Runtime, v goja.Value, opts Options) (*Frame, error) {
+	f, commit, err := SerializeTransfer(rt, v, opts)
+	if err != nil {
+		return nil, err
 	}
+	commit()
+	return f, nil
+}
+
+// serialize writes a frame; tl is the validated transfer list, or nil.
+func serialize(rt *goja.Runtime, v goja.Value, maxBytes int, tl *transferList) (f *Frame, err error) {
 	if loadKinds(); probeErr != nil {
 		return nil, probeErr
 	}
 	e := encoderPool.Get().(*encoder)
 	defer e.release()
-	e.rt = rt
+	e.rt, e.tl, e.global = rt, tl, rt.GlobalObject()
+	e.shared = sharedMemory()
 	e.limit = math.MaxInt
-	if opts.MaxBytes > 0 {
-		e.limit = opts.MaxBytes
+	if maxBytes > 0 {
+		e.limit = maxBytes
 	}
-	e.buf = append(e.buf[:0], formatVersion)
+	e.buf = e.appendHeader(e.buf[:0], nil)
+	if len(e.buf) > e.limit {
+		return nil, fmt.Errorf("%w: over the cap of %d bytes", ErrFrameTooLarge, e.limit)
+	}
+	e.valueStart, e.hdrLen = len(e.buf), len(e.buf)
 
 	defer func() {
 		if r := recover(); r != nil {
 			f, err = nil, recoveredError(r)
+		}
+		if err != nil {
+			e.dropRefs()
 		}
 	}()
 	if ex := rt.Try(func() { e.writeValue(v, 0) }); ex != nil {
@@ -69,9 +89,63 @@ func Serialize(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, err erro
 	if e.err != nil {
 		return nil, e.err
 	}
-	data := make([]byte, len(e.buf))
-	copy(data, e.buf)
-	return NewFrame(data), nil
+	return e.frame(), nil
+}
+
+// appendHeader appends the magic, the version and the manifest: the
+// transferred buffers, then the shared ones (sab), then zero padding so that
+// the value starts at a multiple of bufferAlign.
+func (e *encoder) appendHeader(b []byte, sab []sharedEntry) []byte {
+	b = append(b, magic...)
+	b = append(b, formatVersion)
+	n := len(sab)
+	if e.tl != nil {
+		n += len(e.tl.buffers)
+	}
+	b = appendUvarint(b, uint32(n))
+	if e.tl != nil {
+		for _, ab := range e.tl.buffers {
+			b = appendUvarint(append(b, manifestTransfer), uint32(len(ab.Bytes())))
+		}
+	}
+	for _, s := range sab {
+		b = append(append(b, manifestShared), s.tok[:]...)
+		b = appendUvarint(b, uint32(s.length))
+	}
+	for range padLen(len(b)) {
+		b = append(b, 0)
+	}
+	return b
+}
+
+// frame turns the encoder's buffer into a Frame, moving or copying the bytes.
+func (e *encoder) frame() *Frame {
+	data := e.buf
+	if len(e.sab) > 0 {
+		// The manifest grew while walking: rebuild the header in front.
+		hdr := e.appendHeader(nil, e.sab)
+		data = make([]byte, 0, len(hdr)+len(e.buf)-e.valueStart)
+		data = append(append(data, hdr...), e.buf[e.valueStart:]...)
+	} else if len(data) >= 64<<10 && cap(data)-len(data) <= len(data)/4 {
+		// A large frame with little slack: hand the buffer over rather
+		// than copy it (the pool would drop it anyway).
+		e.buf = nil
+	} else {
+		data = slices.Clone(data)
+	}
+	f := &Frame{data: data, refs: e.refs, aligned: true}
+	e.refs = nil
+	if e.tl != nil {
+		f.buffers = make([][]byte, len(e.tl.buffers))
+		for i, ab := range e.tl.buffers {
+			b := ab.Bytes()
+			f.buffers[i] = b[:len(b):len(b)]
+		}
+	}
+	// Every frame holding an ArrayBuffer is at least 16 bytes long, so its
+	// memory comes from a size class and starts on an 8-byte boundary:
+	// aligned holds. (The Go allocator only packs smaller objects.)
+	return f
 }
 
 // recoveredError turns a panic that escaped goja's own handling into an
@@ -96,16 +170,33 @@ var panicOnInternalError = false
 // switches to a map.
 const smallIDs = 16
 
+// maxPooledIDs bounds the identity map an encoder keeps for its next use.
+const maxPooledIDs = 1 << 16
+
 // An encoder is the state of one Serialize call. Encoders are pooled.
 type encoder struct {
-	rt    *goja.Runtime
-	buf   []byte
-	limit int
-	err   error // sticky: once set, the walk unwinds and writes stop
+	rt     *goja.Runtime
+	global *goja.Object
+	realm  *realm // captured lazily, see realm.go
+	buf    []byte
+	limit  int
+	hdrLen int   // length the header and manifest will have (grows with shared entries)
+	err    error // sticky: once set, the walk unwinds and writes stop
+
+	valueStart int
+	tl         *transferList
+	shared     SharedMemory
+	sab        []sharedEntry
+	refs       []Ref
 
 	objs  []*goja.Object          // id -> object while few
 	ids   map[*goja.Object]uint32 // object -> id once many
 	nobjs uint32
+}
+
+type sharedEntry struct {
+	tok    SharedToken
+	length int
 }
 
 var encoderPool = sync.Pool{New: func() any { return &encoder{buf: make([]byte, 0, 512)} }}
@@ -116,10 +207,25 @@ func (e *encoder) release() {
 	}
 	clear(e.objs)
 	e.objs = e.objs[:0]
-	e.ids = nil
+	if e.nobjs > smallIDs { // the map was used
+		if len(e.ids) > maxPooledIDs {
+			e.ids = nil
+		} else {
+			clear(e.ids) // keeps the buckets: the next large graph does not regrow them
+		}
+	}
 	e.nobjs = 0
-	e.rt, e.err = nil, nil
+	e.rt, e.global, e.realm, e.err, e.tl, e.shared = nil, nil, nil, nil, nil, nil
+	e.sab, e.refs = e.sab[:0], nil
 	encoderPool.Put(e)
+}
+
+// dropRefs releases the shared-memory references taken by a failed call.
+func (e *encoder) dropRefs() {
+	for _, r := range e.refs {
+		r.Release()
+	}
+	e.refs = nil
 }
 
 func (e *encoder) fail(err error) {
@@ -135,7 +241,7 @@ func (e *encoder) room(n int) bool {
 	if e.err != nil {
 		return false
 	}
-	if n > e.limit-len(e.buf) {
+	if n > e.limit-e.hdrLen-(len(e.buf)-e.valueStart) {
 		e.fail(fmt.Errorf("%w: over the cap of %d bytes", ErrFrameTooLarge, e.limit))
 		return false
 	}
@@ -176,7 +282,7 @@ const canonicalNaN = 0x7FF8000000000000
 
 // lookup returns the id of o if it has been written already.
 func (e *encoder) lookup(o *goja.Object) (uint32, bool) {
-	if e.ids != nil {
+	if e.nobjs > smallIDs {
 		id, ok := e.ids[o]
 		return id, ok
 	}
@@ -188,22 +294,37 @@ func (e *encoder) lookup(o *goja.Object) (uint32, bool) {
 	return 0, false
 }
 
-// register gives o the next id. Ids count objects in the order they first
+// register gives o the next id. Ids count objects in the order their tags
 // appear in the frame; the reader numbers them the same way.
 func (e *encoder) register(o *goja.Object) {
 	switch {
-	case e.ids != nil:
+	case e.nobjs > smallIDs:
 		e.ids[o] = e.nobjs
-	case len(e.objs) < smallIDs:
+	case e.nobjs < smallIDs:
 		e.objs = append(e.objs, o)
 	default:
-		e.ids = make(map[*goja.Object]uint32, 2*smallIDs)
+		if e.ids == nil {
+			e.ids = make(map[*goja.Object]uint32, 4*smallIDs)
+		}
 		for i, p := range e.objs {
 			e.ids[p] = uint32(i)
 		}
 		e.ids[o] = e.nobjs
 	}
 	e.nobjs++
+}
+
+// needRealm returns the realm record with group g captured, or nil after
+// failing the call.
+func (e *encoder) needRealm(g group) *realm {
+	if e.realm == nil {
+		e.realm = realmOf(e.rt)
+	}
+	if err := e.realm.need(g); err != nil {
+		e.fail(err)
+		return nil
+	}
+	return e.realm
 }
 
 // writeValue writes v at the given container depth. It runs inside rt.Try:
@@ -240,7 +361,7 @@ func (e *encoder) writeValue(v goja.Value, depth int) {
 			e.putTag(tagFalse)
 		}
 	case goja.IsBigInt(v):
-		e.writeBigInt(v)
+		e.writeBigInt(tagBigInt, v.Export())
 	default:
 		e.reject(v.String() + " could not be cloned.")
 	}
@@ -256,28 +377,29 @@ func (e *encoder) writeNumber(f float64) {
 	e.putTagFloat(tagDouble, f)
 }
 
-func (e *encoder) writeBigInt(v goja.Value) {
-	x, _ := v.Export().(interface {
+// writeBigInt writes a BigInt (x is a *big.Int) with the given tag.
+func (e *encoder) writeBigInt(tag byte, x any) {
+	b, _ := x.(interface {
 		Sign() int
 		Bytes() []byte
 	})
-	if x == nil {
+	if b == nil {
 		e.reject("BigInt could not be cloned.")
 		return
 	}
-	mag := x.Bytes() // big-endian, no leading zeros
+	mag := b.Bytes() // big-endian, no leading zeros
 	if len(mag) > maxVarint>>1 {
 		e.reject("BigInt is too large to be cloned.")
 		return
 	}
 	head := uint32(len(mag)) << 1
-	if x.Sign() < 0 {
+	if b.Sign() < 0 {
 		head |= 1
 	}
 	if !e.room(1 + uvarintLen(head) + len(mag)) {
 		return
 	}
-	e.buf = appendUvarint(append(e.buf, tagBigInt), head)
+	e.buf = appendUvarint(append(e.buf, tag), head)
 	for i := len(mag) - 1; i >= 0; i-- {
 		e.buf = append(e.buf, mag[i])
 	}
@@ -320,6 +442,20 @@ func (e *encoder) writeString(s goja.String) {
 	for i := 0; i < n; i++ {
 		e.buf = binary.LittleEndian.AppendUint16(e.buf, s.CharAt(i))
 	}
+}
+
+// writeStringValue writes v, which must be a string; anything else is
+// written as its ToString.
+func (e *encoder) writeStringValue(v goja.Value) {
+	s, ok := v.(goja.String)
+	if !ok {
+		// ToString of a number or boolean is itself; its String() is exact.
+		w := v.ToString()
+		if s, ok = w.(goja.String); !ok {
+			s = e.rt.ToValue(w.String()).(goja.String)
+		}
+	}
+	e.writeString(s)
 }
 
 // writeASCII writes a Go string known to be ASCII as a one-byte string.
@@ -384,6 +520,17 @@ func (e *encoder) writeKey(k string) bool {
 	return e.err == nil
 }
 
+// checkKey rejects a property name that Keys() may have mangled.
+func (e *encoder) checkKey(k string) bool {
+	if strings.ContainsRune(k, utf8.RuneError) {
+		// Keys() maps a lone surrogate to U+FFFD: the name cannot be told
+		// from a real U+FFFD nor read back with Get.
+		e.reject("property names containing U+FFFD or unpaired surrogates cannot be cloned.")
+		return false
+	}
+	return true
+}
+
 func (e *encoder) writeObject(o *goja.Object, depth int) {
 	if o == nil {
 		e.putTag(tagUndefined)
@@ -398,30 +545,88 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 		e.reject("an uninitialized goja.Object could not be cloned.")
 		return
 	}
-	switch t {
-	case plainType:
-		if o.ClassName() != "Object" {
-			e.fail(rejectObject(e.rt, o, t))
-			return
+	// The two commonest kinds first, without a table lookup.
+	if t == plainType && o.ClassName() == "Object" && o != e.global {
+		if e.enter(depth) {
+			e.register(o)
+			e.writePlain(o, depth)
 		}
-		if !e.enter(depth) {
-			return
+		return
+	}
+	if t == arrayType {
+		if e.enter(depth) {
+			e.register(o)
+			e.writeArray(o, depth)
 		}
-		e.register(o)
-		e.writePlain(o, depth)
-	case arrayType, sparseTyp:
-		if !e.enter(depth) {
-			return
+		return
+	}
+	switch kindOf(t) {
+	case kindPlain:
+		e.writeOrdinary(o, t, depth)
+	case kindArray:
+		if e.enter(depth) {
+			e.register(o)
+			e.writeArray(o, depth)
 		}
-		e.register(o)
-		e.writeArray(o, depth)
-	case dateType:
+	case kindDate:
 		e.register(o)
 		ms := math.NaN()
 		if t, ok := o.Export().(interface{ UnixMilli() int64 }); ok {
 			ms = float64(t.UnixMilli())
 		}
 		e.putTagFloat(tagDate, ms)
+	case kindRegExp:
+		e.writeRegExp(o)
+	case kindMap:
+		e.writeMap(o, depth)
+	case kindSet:
+		e.writeSet(o, depth)
+	case kindError:
+		e.writeError(o, depth)
+	case kindWrapper:
+		e.writeWrapper(o, t)
+	case kindString:
+		if r := e.needRealm(groupWrappers); r != nil {
+			e.writeStringObject(o, r.stringValueOf)
+		}
+	case kindBuffer:
+		e.writeBuffer(o)
+	case kindTyped, kindDataView:
+		e.writeView(o, kindOf(t) == kindDataView, depth)
+	default:
+		e.fail(rejectObject(e.rt, o, t))
+	}
+}
+
+// writeOrdinary writes an ordinary object that is not a plain {} of goja's
+// usual type (a builtin prototype, Math, JSON ...): as a plain object, except
+// the global object, which is never cloneable, and Number.prototype and
+// String.prototype, which are wrappers of 0 and "".
+func (e *encoder) writeOrdinary(o *goja.Object, t reflect.Type, depth int) {
+	if o == e.global {
+		e.reject("the global object could not be cloned.")
+		return
+	}
+	switch o.ClassName() {
+	case "Object":
+		if e.enter(depth) {
+			e.register(o)
+			e.writePlain(o, depth)
+		}
+	case "Number":
+		if r := e.needRealm(groupWrappers); r != nil {
+			v, err := r.numberValueOf(o)
+			if err != nil {
+				e.fail(err)
+				return
+			}
+			e.register(o)
+			e.putTagFloat(tagNumberObj, v.ToFloat())
+		}
+	case "String":
+		if r := e.needRealm(groupWrappers); r != nil {
+			e.writeStringObject(o, r.stringValueOf)
+		}
 	default:
 		e.fail(rejectObject(e.rt, o, t))
 	}
@@ -438,11 +643,21 @@ func (e *encoder) enter(depth int) bool {
 
 func (e *encoder) writePlain(o *goja.Object, depth int) {
 	e.putTag(tagObject)
-	for _, k := range o.Keys() {
-		if strings.ContainsRune(k, utf8.RuneError) {
-			// Keys() maps a lone surrogate to U+FFFD: the name cannot be told
-			// from a real U+FFFD nor read back with Get.
-			e.reject("property names containing U+FFFD or unpaired surrogates cannot be cloned by this version.")
+	e.writeProps(o, o.Keys(), 0, depth)
+	e.putTag(tagObjectEnd)
+}
+
+// writeProps writes the (key value) pairs of o for keys, skipping array
+// indices below skipBelow+1 (skipBelow = 0 skips nothing; for an array it is
+// length+1, so that only named properties are written).
+func (e *encoder) writeProps(o *goja.Object, keys []string, skipBelow uint64, depth int) {
+	for _, k := range keys {
+		if skipBelow > 0 {
+			if i, ok := parseIndex(k); ok && uint64(i) < skipBelow-1 {
+				continue
+			}
+		}
+		if !e.checkKey(k) {
 			return
 		}
 		v := o.Get(k)
@@ -457,9 +672,10 @@ func (e *encoder) writePlain(o *goja.Object, depth int) {
 			return
 		}
 	}
-	e.putTag(tagObjectEnd)
 }
 
+// writeArray writes an array: its length and elements, and, wrapped in
+// tagArrayProps, its named properties.
 func (e *encoder) writeArray(o *goja.Object, depth int) {
 	l := o.Get("length").ToInteger()
 	if l < 0 || l > maxArrayLength {
@@ -467,6 +683,20 @@ func (e *encoder) writeArray(o *goja.Object, depth int) {
 		return
 	}
 	n := uint32(l)
+	var keys []string
+	named := false
+	if n > denseLimit || arrayMayHaveNames(o) {
+		keys = o.Keys()
+		for _, k := range keys {
+			if i, ok := parseIndex(k); !ok || i >= n {
+				named = true
+				break
+			}
+		}
+	}
+	if named {
+		e.putTag(tagArrayProps)
+	}
 	if n <= denseLimit {
 		e.putTagUvarint(tagDenseArray, n)
 		for i := uint32(0); i < n; i++ {
@@ -480,26 +710,30 @@ func (e *encoder) writeArray(o *goja.Object, depth int) {
 				return
 			}
 		}
-		return
+	} else {
+		// Long array: visit only the elements it has, from its own keys.
+		e.putTagUvarint(tagSparseArr, n)
+		for _, k := range keys {
+			i, ok := parseIndex(k)
+			if !ok || i >= n {
+				continue // a named property: written below
+			}
+			v := o.Get(k)
+			if v == nil {
+				continue
+			}
+			e.putUvarint(i + 1)
+			e.writeValue(v, depth+1)
+			if e.err != nil {
+				return
+			}
+		}
+		e.putUvarint(0)
 	}
-	// Long array: visit only the elements it has, from its own keys.
-	e.putTagUvarint(tagSparseArr, n)
-	for _, k := range o.Keys() {
-		i, ok := parseIndex(k)
-		if !ok || i >= n {
-			continue // a named property: not kept by version 1
-		}
-		v := o.Get(k)
-		if v == nil {
-			continue
-		}
-		e.putUvarint(i + 1)
-		e.writeValue(v, depth+1)
-		if e.err != nil {
-			return
-		}
+	if named {
+		e.writeProps(o, keys, uint64(n)+1, depth)
+		e.putTag(tagObjectEnd)
 	}
-	e.putUvarint(0)
 }
 
 // indexKeys caches the names of small array indices.

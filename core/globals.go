@@ -9,6 +9,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/util"
+	"github.com/jsworker/jsworker/clone"
 )
 
 // globalsConfig says where a realm's standard globals send their output.
@@ -20,7 +21,7 @@ type globalsConfig struct {
 }
 
 // installStandardGlobals defines the globals every realm has, worker or
-// host: console, performance and queueMicrotask.
+// host: console, performance, queueMicrotask and structuredClone.
 func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 	g := rt.GlobalObject()
 	installConsole(rt, g, c.stdout, c.stderr, c.console)
@@ -41,7 +42,7 @@ func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 		return err
 	}
 	g.Set("queueMicrotask", qm)
-	return nil
+	return clone.InstallStructuredClone(rt)
 }
 
 // queueMicrotaskSrc makes the realm's queueMicrotask: the callback runs as a

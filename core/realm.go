@@ -68,11 +68,7 @@ func (w *Worker) defineFunc(obj *goja.Object, name string, length int, fn func(g
 // cloned into a frame and pushed to the outbox. Every failure throws.
 func (w *Worker) jsPostMessage(call goja.FunctionCall) goja.Value {
 	transfer := w.transferList(call.Argument(1))
-	f, err := clone.Serialize(w.rt, call.Argument(0), clone.Options{MaxBytes: w.outbox.limits.MaxFrameBytes, Transfer: transfer})
-	if err == nil {
-		err = w.outbox.Push(f)
-	}
-	if err != nil {
+	if err := post(w.outbox, w.rt, call.Argument(0), transfer); err != nil {
 		panic(w.jsError("postMessage", err))
 	}
 	return goja.Undefined()

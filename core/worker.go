@@ -131,7 +131,9 @@ func (w *Worker) Terminating() <-chan struct{} { return w.terminating }
 func (w *Worker) Done() <-chan struct{} { return w.done }
 
 // PostMessage clones v out of the caller's realm rt and queues it for the
-// worker. It fails, and nothing is queued, with ErrClosed (the worker is
+// worker. ArrayBuffers in transfer are moved, not copied: they are detached
+// in rt once the message is queued. It fails, nothing is queued and nothing
+// is detached, with ErrClosed (the worker is
 // closing or gone), ErrFrameTooLarge, ErrQueueFull, ErrOutOfMemory,
 // ErrReleased, a *clone.DataCloneError, or the exception a getter threw.
 func (w *Worker) PostMessage(rt *goja.Runtime, v goja.Value, transfer ...goja.Value) error {
@@ -141,11 +143,22 @@ func (w *Worker) PostMessage(rt *goja.Runtime, v goja.Value, transfer ...goja.Va
 	if w.inbox.Closed() {
 		return ErrClosed
 	}
-	f, err := clone.Serialize(rt, v, clone.Options{MaxBytes: w.inbox.limits.MaxFrameBytes, Transfer: transfer})
+	return post(w.inbox, rt, v, transfer)
+}
+
+// post clones v out of rt into a frame and pushes it to c. Transferred
+// buffers are detached in the sender only once the channel accepted the
+// frame: a refused post leaves them intact.
+func post(c *Channel, rt *goja.Runtime, v goja.Value, transfer []goja.Value) error {
+	f, commit, err := clone.SerializeTransfer(rt, v, clone.Options{MaxBytes: c.limits.MaxFrameBytes, Transfer: transfer})
 	if err != nil {
 		return err
 	}
-	return w.inbox.Push(f)
+	if err := c.Push(f); err != nil {
+		return err
+	}
+	commit()
+	return nil
 }
 
 // PostFrame queues an already serialized frame for the worker. The worker

@@ -630,3 +630,71 @@ func TestWorker_Observe(t *testing.T) {
 	default:
 	}
 }
+
+func TestWorker_StructuredCloneGlobal(t *testing.T) {
+	rt, err := core.NewHostRealm(core.HostRealmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := rt.RunString(`var m = new Map([[1, {a: [1, 2]}]]); var c = structuredClone(m); c !== m && c.get(1).a[1] === 2`)
+	if err != nil || !v.ToBoolean() {
+		t.Fatalf("host structuredClone: %v %v", v, err)
+	}
+	w := spawn(t, `onmessage = function () {
+		var d = new Date(5), c = structuredClone({d: d, s: new Set([d])});
+		var err; try { structuredClone(function () {}); } catch (e) { err = e.name; }
+		postMessage([c.d.getTime(), c.s.has(c.d), err].join(","));
+	};`, core.Options{})
+	post(t, w, rt, 0)
+	if got := recv(t, w, rt).String(); got != "5,true,DataCloneError" {
+		t.Fatalf("worker structuredClone: %s", got)
+	}
+}
+
+func TestWorker_TransferMovesBuffers(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = function (e) {
+		var u = new Uint8Array(e.data);
+		u[0]++;
+		postMessage(e.data, [e.data]);
+		postMessage(e.data.byteLength); // detached in the worker now
+	};`, core.Options{})
+	buf, _ := rt.RunString(`var ab = new ArrayBuffer(8); new Uint8Array(ab)[0] = 41; ab`)
+	if err := w.PostMessage(rt, buf, buf); err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := rt.RunString(`ab.byteLength`); n.ToInteger() != 0 {
+		t.Fatalf("sender's buffer not detached after a successful post: byteLength %v", n)
+	}
+	back := recv(t, w, rt)
+	rt.Set("back", back)
+	if v, _ := rt.RunString(`back.byteLength + ":" + new Uint8Array(back)[0]`); v.String() != "8:42" {
+		t.Fatalf("returned buffer: %v", v)
+	}
+	if v := recv(t, w, rt); v.ToInteger() != 0 {
+		t.Fatalf("worker's buffer after transferring it back: byteLength %v", v)
+	}
+}
+
+func TestWorker_RefusedTransferLeavesBufferIntact(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, ``, core.Options{Inbox: core.ChannelLimits{MaxQueuedMessages: 1}})
+	w.Close()
+	join(t, w)
+	buf, _ := rt.RunString(`var ab = new ArrayBuffer(16); ab`)
+	if err := w.PostMessage(rt, buf, buf); err == nil {
+		t.Fatal("post to a closed worker succeeded")
+	}
+	if n, _ := rt.RunString(`ab.byteLength`); n.ToInteger() != 16 {
+		t.Fatalf("a refused post detached the buffer: byteLength %v", n)
+	}
+	// The queue-full path, where serialization succeeds and the push fails.
+	w2 := spawn(t, `for (;;) {}`, core.Options{Inbox: core.ChannelLimits{MaxQueuedMessages: 1}})
+	post(t, w2, rt, 1)
+	if err := w2.PostMessage(rt, buf, buf); !errors.Is(err, core.ErrQueueFull) {
+		t.Fatalf("got %v, want ErrQueueFull", err)
+	}
+	if n, _ := rt.RunString(`ab.byteLength`); n.ToInteger() != 16 {
+		t.Fatalf("a post refused by the queue detached the buffer: byteLength %v", n)
+	}
+}

@@ -7,3 +7,7 @@ func init() { panicOnInternalError = true }
 // PendingCount returns the number of ArrayBuffers listed by frames that are
 // neither committed nor released.
 var PendingCount = pendingCount
+
+// CurrentSharedMemory returns the registered shared-memory implementation,
+// so that tests installing a fake can put the real one back.
+var CurrentSharedMemory = sharedMemory

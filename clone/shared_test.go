@@ -106,6 +106,7 @@ func (r *countRef) Release() { r.n++ }
 // a frame holding a SharedArrayBuffer fails with a DataCloneError and still
 // releases its references.
 func TestSharedUnsupported(t *testing.T) {
+	defer clone.SetSharedMemory(clone.CurrentSharedMemory())
 	clone.SetSharedMemory(nil)
 	ref := &countRef{}
 	rt := goja.New()
@@ -118,8 +119,8 @@ func TestSharedUnsupported(t *testing.T) {
 
 func TestShared(t *testing.T) {
 	s := newFakeShared()
+	defer clone.SetSharedMemory(clone.CurrentSharedMemory())
 	clone.SetSharedMemory(s)
-	defer clone.SetSharedMemory(nil)
 
 	src := goja.New()
 	sab := s.make(src, 16)
@@ -202,8 +203,8 @@ func TestShared(t *testing.T) {
 // manifest was read still releases its references.
 func TestSharedMalformedReleases(t *testing.T) {
 	s := newFakeShared()
+	defer clone.SetSharedMemory(clone.CurrentSharedMemory())
 	clone.SetSharedMemory(s)
-	defer clone.SetSharedMemory(nil)
 	src := goja.New()
 	f, err := clone.Serialize(src, s.make(src, 8), clone.Options{})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja_nodejs/util"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/sharedmem"
 )
 
 // globalsConfig says where a realm's standard globals send their output.
@@ -18,10 +19,12 @@ type globalsConfig struct {
 	timeOrigin     time.Time                             // performance.now() counts from here
 	report         func(goja.Value)                      // receives what a queueMicrotask callback throws
 	console        func(level string, args []goja.Value) // observes console calls; may be nil
+	shared         sharedmem.RealmOptions                // how Atomics may block and settle waitAsync
 }
 
 // installStandardGlobals defines the globals every realm has, worker or
-// host: console, performance, queueMicrotask and structuredClone.
+// host: console, performance, queueMicrotask, SharedArrayBuffer, Atomics
+// and structuredClone.
 func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 	g := rt.GlobalObject()
 	installConsole(rt, g, c.stdout, c.stderr, c.console)
@@ -42,6 +45,9 @@ func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 		return err
 	}
 	g.Set("queueMicrotask", qm)
+	if err := sharedmem.Install(rt, c.shared); err != nil {
+		return err
+	}
 	return clone.InstallStructuredClone(rt)
 }
 
@@ -78,8 +84,10 @@ func runFactory(rt *goja.Runtime, prg *goja.Program, args ...goja.Value) (goja.V
 // function).
 func defineFunc(rt *goja.Runtime, obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
 	f := rt.ToValue(fn).(*goja.Object)
-	f.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-	f.DefineDataProperty("length", rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	// goja's order is writable, configurable, enumerable: a function's name
+	// and length are read-only, configurable and not enumerable.
+	f.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	f.DefineDataProperty("length", rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	obj.Set(name, f)
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/sharedmem"
 )
 
 // HostRealmOptions configure NewHostRealm. The zero value is ready to use.
@@ -19,6 +20,21 @@ type HostRealmOptions struct {
 	// DefaultMaxCallStackSize.
 	MaxCallStackSize int
 
+	// AllowAtomicsWait lets Atomics.wait block the host's thread (as Node's
+	// main thread may); by default it throws a TypeError, as on a browser's
+	// main thread.
+	AllowAtomicsWait bool
+
+	// Interrupt, if not nil, wakes Atomics.wait calls in the realm when it
+	// is closed, and ends pending Atomics.waitAsync waiters: close it when
+	// the realm is discarded.
+	Interrupt <-chan struct{}
+
+	// Schedule, if not nil, runs fn later on the realm's goroutine; it
+	// settles Atomics.waitAsync promises. Without it waitAsync throws a
+	// TypeError (the realm has no event loop).
+	Schedule func(fn func(rt *goja.Runtime)) bool
+
 	// OnConsole, if not nil, observes every console call (level "log",
 	// "info", "debug", "warn" or "error", and the arguments) on the thread
 	// making it, before it is printed. An inspector uses it.
@@ -27,7 +43,8 @@ type HostRealmOptions struct {
 
 // NewHostRealm returns a goja runtime set up as a host's own realm (a "main
 // context"): the same standard globals a worker realm has — console,
-// performance, queueMicrotask — but no postMessage, onmessage, close or
+// performance, queueMicrotask, structuredClone, SharedArrayBuffer and
+// Atomics — but no postMessage, onmessage, close or
 // timers, since a host realm has no event loop of its own. Values are cloned
 // out of it by Worker.PostMessage and into it by Worker.Receive.
 //
@@ -49,6 +66,11 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 		stderr:     stderr,
 		timeOrigin: time.Now(),
 		console:    opts.OnConsole,
+		shared: sharedmem.RealmOptions{
+			CanBlock:  opts.AllowAtomicsWait,
+			Interrupt: opts.Interrupt,
+			Schedule:  opts.Schedule,
+		},
 		report: func(v goja.Value) {
 			msg := "undefined"
 			if v != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/sharedmem"
 )
 
 // setupRealm installs the worker globals, then runs Options.Setup.
@@ -46,6 +47,11 @@ func (w *Worker) setupRealm() error {
 		timeOrigin: w.timeOrigin,
 		report:     func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
 		console:    w.observeConsole,
+		shared: sharedmem.RealmOptions{
+			CanBlock:  true,
+			Interrupt: w.terminating,
+			Schedule:  w.RunOnLoop,
+		},
 	})
 	if err != nil {
 		return err

@@ -45,6 +45,7 @@ type Worker struct {
 
 	state          atomic.Int32
 	closeRequested atomic.Bool
+	terminated     atomic.Bool // set by Terminate before anything else
 	released       atomic.Bool
 	notifyHook     atomic.Pointer[func()]
 	errorHook      atomic.Pointer[func(ErrorRecord)]
@@ -252,10 +253,13 @@ func (w *Worker) SetErrorHandler(fn func(ErrorRecord)) {
 func (w *Worker) Terminate() {
 	w.termOnce.Do(func() {
 		w.advanceState(StateClosing)
-		// terminating closes first, so the worker never sees the
-		// interruption without knowing it was asked for.
-		close(w.terminating)
+		// The flag first, so the worker never sees the interruption without
+		// knowing it was asked for; the interrupt before the channel, so a
+		// wait woken by the channel finds the interrupt already set and no
+		// further JavaScript runs.
+		w.terminated.Store(true)
 		w.rt.Interrupt(ErrTerminated)
+		close(w.terminating)
 		w.inbox.Close()
 		w.wakeup()
 	})
@@ -343,14 +347,7 @@ func (w *Worker) RunOnLoop(fn func(*goja.Runtime)) bool {
 	return true
 }
 
-func (w *Worker) isTerminating() bool {
-	select {
-	case <-w.terminating:
-		return true
-	default:
-		return false
-	}
-}
+func (w *Worker) isTerminating() bool { return w.terminated.Load() }
 
 // run is the worker's thread.
 func (w *Worker) run() {

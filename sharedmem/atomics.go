@@ -1,0 +1,222 @@
+package sharedmem
+
+import (
+	"math"
+	"math/big"
+	"unsafe"
+
+	"github.com/dop251/goja"
+)
+
+// The Atomics namespace object.
+func (r *realm) installAtomics() {
+	rt := r.rt
+	a := rt.NewObject()
+	rmw := func(name string, op rmwOp) {
+		r.defineFunc(a, name, 3, func(call goja.FunctionCall) goja.Value { return r.readModifyWrite(call, op, name) })
+	}
+	rmw("add", opAdd)
+	rmw("and", opAnd)
+	r.defineFunc(a, "compareExchange", 4, r.compareExchange)
+	rmw("exchange", opExchange)
+	r.defineFunc(a, "isLockFree", 1, r.isLockFree)
+	r.defineFunc(a, "load", 2, r.load)
+	r.defineFunc(a, "notify", 3, r.notify)
+	rmw("or", opOr)
+	r.defineFunc(a, "pause", 0, r.pause)
+	r.defineFunc(a, "store", 3, r.store)
+	rmw("sub", opSub)
+	r.defineFunc(a, "wait", 4, r.wait)
+	r.defineFunc(a, "waitAsync", 4, r.waitAsync)
+	rmw("xor", opXor)
+	a.DefineDataPropertySymbol(goja.SymToStringTag, rt.ToValue("Atomics"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	rt.GlobalObject().DefineDataProperty("Atomics", a, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// view is a validated integer typed array.
+type view struct {
+	buf    unsafe.Pointer // goja's *arrayBufferObject
+	kind   elemKind
+	offset int // in elements
+	length int
+}
+
+// validateView is ValidateIntegerTypedArray(ta, waitable): a typed array
+// whose buffer is not detached, of an integer kind (Int32 or BigInt64 only,
+// when waitable). It runs before any argument is coerced.
+func (r *realm) validateView(v goja.Value, waitable bool, fn string) view {
+	if growEpoch.Load() != r.seenEpoch {
+		r.refresh()
+	}
+	if o, ok := v.(*goja.Object); ok {
+		if buf, k, off, n, ok := peekView(o); ok {
+			if bufDetached(buf) {
+				panic(r.typeError("Atomics.%s: the typed array's buffer is detached", fn))
+			}
+			if waitable {
+				if k != kindInt32 && k != kindBigInt64 {
+					panic(r.typeError("Atomics.%s: %s is not an Int32Array or BigInt64Array", fn, kindNames[k]))
+				}
+			} else if !k.integer() {
+				panic(r.typeError("Atomics.%s: %s is not an integer typed array", fn, kindNames[k]))
+			}
+			return view{buf, k, off, n}
+		}
+	}
+	panic(r.typeError("Atomics.%s: %s is not a typed array", fn, describe(v)))
+}
+
+// index is ValidateAtomicAccess: ToIndex(index) within the view's length
+// (read before the coercion, which may run user code). It returns the
+// element index.
+func (r *realm) index(vw view, idx goja.Value, fn string) int {
+	length := vw.length
+	i := idx.ToInteger() // ToIndex, with the message built only on failure
+	if i < 0 || i > maxSafeInteger {
+		panic(r.rangeError("Atomics.%s: %s is not a valid index", fn, idx.String()))
+	}
+	if i >= int64(length) {
+		panic(r.rangeError("Atomics.%s: index %d is out of range (length %d)", fn, i, length))
+	}
+	return int(i)
+}
+
+// memory is RevalidateAtomicAccess (after value coercion, which may have run
+// user code that detached the buffer) and returns the bytes and the
+// element's byte index in them.
+func (r *realm) memory(vw view, i int, fn string) ([]byte, int) {
+	if bufDetached(vw.buf) {
+		panic(r.typeError("Atomics.%s: the typed array's buffer is detached", fn))
+	}
+	return bufData(vw.buf), (vw.offset + i) * kindSize[vw.kind]
+}
+
+// operand coerces an Atomics value argument to raw bits: ToBigInt for
+// BigInt arrays, ToIntegerOrInfinity otherwise.
+func (r *realm) operand(k elemKind, v goja.Value) uint64 {
+	if k.bigint() {
+		return rawFromBigInt(r.toBigInt(v))
+	}
+	raw, _ := toRawNumber(v)
+	return raw
+}
+
+// value converts raw bits read from an element of kind k to a JS value.
+func (r *realm) value(k elemKind, raw uint64) goja.Value {
+	switch k {
+	case kindInt8:
+		return r.intValue(int64(int8(raw)))
+	case kindUint8:
+		return r.intValue(int64(uint8(raw)))
+	case kindInt16:
+		return r.intValue(int64(int16(raw)))
+	case kindUint16:
+		return r.intValue(int64(uint16(raw)))
+	case kindInt32:
+		return r.intValue(int64(int32(raw)))
+	case kindUint32:
+		return r.intValue(int64(uint32(raw)))
+	case kindBigInt64:
+		return r.rt.ToValue(big.NewInt(int64(raw)))
+	default:
+		return r.rt.ToValue(new(big.Int).SetUint64(raw))
+	}
+}
+
+// intValue returns x as a goja Number without the two small allocations of
+// Runtime.ToValue (boxing into an interface, then into a Value): the int64
+// lives in a slab of 128 handed out one by one, and the Value is assembled
+// from goja's type word for integers (learned and checked by the layout
+// probe). Allocation is what makes a tight Atomics loop slow: goja's
+// interpreter writes pointers constantly, and every GC cycle turns on the
+// write barrier for all of them. A slab stays alive while any of its values
+// does (1 KiB).
+func (r *realm) intValue(x int64) goja.Value {
+	if x >= 0 && x < 256 || layout.intTab == nil {
+		return r.rt.ToValue(x) // no allocation for these
+	}
+	if r.intsUsed == len(r.ints) {
+		r.ints, r.intsUsed = make([]int64, 128), 0
+	}
+	p := &r.ints[r.intsUsed] // an index, not a re-slice: no pointer write, no write barrier
+	r.intsUsed++
+	*p = x
+	return makeInt(layout.intTab, p)
+}
+
+// readModifyWrite is add, sub, and, or, xor and exchange.
+func (r *realm) readModifyWrite(call goja.FunctionCall, op rmwOp, fn string) goja.Value {
+	vw := r.validateView(call.Argument(0), false, fn)
+	i := r.index(vw, call.Argument(1), fn)
+	raw := r.operand(vw.kind, call.Argument(2))
+	data, bi := r.memory(vw, i, fn)
+	size := kindSize[vw.kind]
+	return r.value(vw.kind, memRMW(data, bi, size, op, truncate(raw, size)))
+}
+
+func (r *realm) load(call goja.FunctionCall) goja.Value {
+	vw := r.validateView(call.Argument(0), false, "load")
+	i := r.index(vw, call.Argument(1), "load")
+	data, bi := r.memory(vw, i, "load")
+	return r.value(vw.kind, memLoad(data, bi, kindSize[vw.kind]))
+}
+
+// store returns the coerced value (ToIntegerOrInfinity, or ToBigInt), not the
+// stored bits.
+func (r *realm) store(call goja.FunctionCall) goja.Value {
+	vw := r.validateView(call.Argument(0), false, "store")
+	i := r.index(vw, call.Argument(1), "store")
+	var raw uint64
+	var ret goja.Value
+	if vw.kind.bigint() {
+		n := r.toBigInt(call.Argument(2))
+		raw, ret = rawFromBigInt(n), r.rt.ToValue(n)
+	} else {
+		var f float64
+		raw, f = toRawNumber(call.Argument(2))
+		if math.Abs(f) <= maxSafeInteger { // f is integral or infinite
+			ret = r.intValue(int64(f))
+		} else {
+			ret = r.rt.ToValue(f)
+		}
+	}
+	data, bi := r.memory(vw, i, "store")
+	memStore(data, bi, kindSize[vw.kind], raw)
+	return ret
+}
+
+func (r *realm) compareExchange(call goja.FunctionCall) goja.Value {
+	vw := r.validateView(call.Argument(0), false, "compareExchange")
+	i := r.index(vw, call.Argument(1), "compareExchange")
+	expected := r.operand(vw.kind, call.Argument(2))
+	repl := r.operand(vw.kind, call.Argument(3))
+	data, bi := r.memory(vw, i, "compareExchange")
+	size := kindSize[vw.kind]
+	return r.value(vw.kind, memCAS(data, bi, size, truncate(expected, size), truncate(repl, size)))
+}
+
+// isLockFree: every size we implement (1, 2, 4, 8) is lock-free — 8- and
+// 16-bit operations are a compare-and-swap loop on a 32-bit word, which never
+// blocks another agent.
+func (r *realm) isLockFree(call goja.FunctionCall) goja.Value {
+	switch toIntegerOrInfinity(call.Argument(0)) {
+	case 1, 2, 4, 8:
+		return r.rt.ToValue(true)
+	}
+	return r.rt.ToValue(false)
+}
+
+// pause is a spin-wait hint. It validates its argument (undefined or an
+// integral Number) and returns at once: a goroutine has no cheaper pause
+// than returning to the interpreter.
+func (r *realm) pause(call goja.FunctionCall) goja.Value {
+	if n := call.Argument(0); !goja.IsUndefined(n) {
+		if !goja.IsNumber(n) {
+			panic(r.typeError("Atomics.pause: the iteration number must be an integral Number"))
+		}
+		if f := n.ToFloat(); math.IsInf(f, 0) || f != math.Trunc(f) {
+			panic(r.typeError("Atomics.pause: the iteration number must be an integral Number"))
+		}
+	}
+	return goja.Undefined()
+}

@@ -1,0 +1,306 @@
+package sharedmem
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"runtime"
+	"sync"
+	"time"
+	"unsafe"
+	"weak"
+
+	"github.com/dop251/goja"
+)
+
+// RealmOptions say how a realm's Atomics behave.
+type RealmOptions struct {
+	// CanBlock allows Atomics.wait. When false, Atomics.wait throws a
+	// TypeError (after validating its arguments, as the spec orders). Worker
+	// realms set it; a host's main realm may choose either (Node allows it,
+	// browsers do not).
+	CanBlock bool
+
+	// Interrupt is closed when the realm's worker is terminated, after the
+	// runtime was interrupted with goja's Runtime.Interrupt (as core does).
+	// It wakes an Atomics.wait at once, and later waits return at once: the
+	// wait returns "timed-out" and goja raises its uncatchable
+	// InterruptedError at the next instruction. It also drops the realm's
+	// pending Atomics.waitAsync waiters (their promises never settle) with
+	// their timers and block references. A host realm that is discarded
+	// while waitAsync promises may be pending should close it too. Nil:
+	// never.
+	Interrupt <-chan struct{}
+
+	// Schedule runs fn later on the realm's own goroutine (core passes
+	// Worker.RunOnLoop) and returns false if the realm is gone, in which
+	// case fn will never run. It must not run fn synchronously and must not
+	// block. Atomics.waitAsync settles its promises through it; without it,
+	// a waitAsync that would have to wait throws a TypeError.
+	Schedule func(fn func(rt *goja.Runtime)) bool
+}
+
+// realm is the per-runtime state. It is reached from Go through the realms
+// registry and kept alive by the runtime itself (see anchor), so that it
+// lives exactly as long as the runtime.
+type realm struct {
+	rt   *goja.Runtime
+	opts RealmOptions
+
+	proto    *goja.Object  // %SharedArrayBuffer.prototype%
+	ctor     *goja.Object  // %SharedArrayBuffer%
+	rangeErr *goja.Object  // %RangeError%
+	bigint   goja.Callable // %BigInt%, for ToBigInt of strings and booleans
+
+	strOK, strNotEqual, strTimedOut goja.Value
+
+	ints     []int64 // the slab intValue hands out from
+	intsUsed int
+
+	// Wrappers of growable blocks in this realm, to show growth made
+	// elsewhere; checked when growEpoch moved since seenEpoch.
+	growables []growRef
+	seenEpoch uint64
+
+	// Blocking waits: at most one at a time per realm (the realm's goroutine
+	// is blocked in it), so the waiter and its timer are reused.
+	syncWaiter *waiter
+	timer      *time.Timer
+
+	asyncMu      sync.Mutex
+	asyncPending map[*waiter]struct{}
+	asyncIdle    chan struct{} // closed when asyncPending empties: ends the interrupt watcher
+	asyncDead    bool          // Interrupt closed or Schedule failed: no new async waiters
+}
+
+var arrayBufferType = reflect.TypeFor[goja.ArrayBuffer]()
+
+type growRef struct {
+	w weak.Pointer[goja.Object]
+	b *Block
+}
+
+// The realms registry: weak on both sides, so that it keeps nothing alive. A
+// realm is kept alive by its runtime through the anchor property; the entry
+// is deleted by a cleanup when the runtime is collected.
+var realms = struct {
+	sync.Mutex
+	m map[weak.Pointer[goja.Runtime]]weak.Pointer[realm]
+}{m: map[weak.Pointer[goja.Runtime]]weak.Pointer[realm]{}}
+
+// ErrNotInstalled is returned by Wrap for a runtime Install was not called
+// on; ErrInstalled by a second Install on the same runtime.
+var (
+	ErrNotInstalled = errors.New("sharedmem: SharedArrayBuffer is not installed in this runtime")
+	ErrInstalled    = errors.New("sharedmem: already installed in this runtime")
+)
+
+func realmOf(rt *goja.Runtime) *realm {
+	realms.Lock()
+	wr, ok := realms.m[weak.Make(rt)]
+	realms.Unlock()
+	if !ok {
+		return nil
+	}
+	return wr.Value()
+}
+
+// anchorSymbol keys the global property that ties a realm's Go state to its
+// runtime (non-enumerable, non-writable, non-configurable; its value is an
+// empty, read-only object). goja has no other place to hang Go state on a
+// runtime that JavaScript cannot remove.
+var anchorSymbol = goja.NewSymbol("jsworker.sharedmem")
+
+type anchor struct{ r *realm }
+
+func (anchor) Get(string) goja.Value       { return nil }
+func (anchor) Set(string, goja.Value) bool { return false }
+func (anchor) Has(string) bool             { return false }
+func (anchor) Delete(string) bool          { return true }
+func (anchor) Keys() []string              { return nil }
+
+// Install defines the globals SharedArrayBuffer and Atomics in rt. Call it
+// once per realm, on rt's goroutine, before the realm runs user code (it
+// captures the intrinsics RangeError and BigInt from the global object). It
+// fails if goja's internals are not what this package reads (see layout.go)
+// or if rt already has them.
+func Install(rt *goja.Runtime, opts RealmOptions) error {
+	if err := loadLayout(); err != nil {
+		return err
+	}
+	if realmOf(rt) != nil {
+		return ErrInstalled
+	}
+	r := &realm{
+		rt:           rt,
+		opts:         opts,
+		strOK:        rt.ToValue("ok"),
+		strNotEqual:  rt.ToValue("not-equal"),
+		strTimedOut:  rt.ToValue("timed-out"),
+		seenEpoch:    growEpoch.Load(),
+		syncWaiter:   &waiter{ch: make(chan struct{}, 1)},
+		asyncPending: map[*waiter]struct{}{},
+	}
+	var ok bool
+	g := rt.GlobalObject()
+	if r.rangeErr, ok = g.Get("RangeError").(*goja.Object); !ok {
+		return errors.New("sharedmem: the realm has no RangeError constructor")
+	}
+	if r.bigint, ok = goja.AssertFunction(g.Get("BigInt")); !ok {
+		return errors.New("sharedmem: the realm has no BigInt function")
+	}
+	if err := r.installSharedArrayBuffer(); err != nil {
+		return err
+	}
+	r.installAtomics()
+	if err := g.DefineDataPropertySymbol(anchorSymbol, rt.NewDynamicObject(anchor{r}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return fmt.Errorf("sharedmem: %w", err)
+	}
+
+	wrt := weak.Make(rt)
+	realms.Lock()
+	realms.m[wrt] = weak.Make(r)
+	realms.Unlock()
+	runtime.AddCleanup(rt, func(k weak.Pointer[goja.Runtime]) {
+		realms.Lock()
+		delete(realms.m, k)
+		realms.Unlock()
+	}, wrt)
+
+	return nil
+}
+
+// defineFunc defines obj[name] as a builtin method: writable, configurable,
+// not enumerable, with the given name and length.
+func (r *realm) defineFunc(obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	obj.DefineDataProperty(name, r.newFunc(name, length, fn), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+func (r *realm) newFunc(name string, length int, fn func(goja.FunctionCall) goja.Value) *goja.Object {
+	f := r.rt.ToValue(fn).(*goja.Object)
+	// DefineDataProperty's flags are (writable, configurable, enumerable).
+	f.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	f.DefineDataProperty("length", r.rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return f
+}
+
+// Wrap returns a new SharedArrayBuffer of rt over b, with the realm's
+// %SharedArrayBuffer.prototype%. The wrapper takes its own reference to b,
+// released when the wrapper is garbage-collected; the caller keeps (and
+// eventually releases) its own, so b must be live. Each call makes a new
+// object (structured clone gives no identity across messages). Call it on
+// rt's goroutine, after Install.
+func Wrap(rt *goja.Runtime, b *Block) (*goja.Object, error) {
+	r := realmOf(rt)
+	if r == nil {
+		return nil, ErrNotInstalled
+	}
+	b.Retain()
+	return r.wrap(b, r.proto), nil
+}
+
+// wrap makes a wrapper over b that owns one reference to b (the caller's).
+func (r *realm) wrap(b *Block, proto *goja.Object) *goja.Object {
+	r.refresh()
+	n := b.ByteLength()
+	o := r.rt.ToValue(r.rt.NewArrayBuffer(b.mem[:n:cap(b.mem)])).(*goja.Object)
+	o.SetPrototype(proto)
+	runtime.AddCleanup(o, (*Block).Release, b)
+	if b.grows {
+		if len(r.growables) == cap(r.growables) {
+			r.prune() // amortized: the list stays proportional to the live wrappers
+		}
+		r.growables = append(r.growables, growRef{weak.Make(o), b})
+	}
+	return o
+}
+
+// prune drops the growables whose wrapper was collected.
+func (r *realm) prune() {
+	live := r.growables[:0]
+	for _, g := range r.growables {
+		if g.w.Value() != nil {
+			live = append(live, g)
+		}
+	}
+	clear(r.growables[len(live):])
+	r.growables = live
+}
+
+// BlockOf returns the block of o if o is a genuine SharedArrayBuffer (made by
+// this package's constructor or Wrap), and false for anything else —
+// notably for an ArrayBuffer whose prototype was swapped to look like one.
+// It does not take a reference: the block lives at least as long as o. Call
+// it on rt's goroutine.
+func BlockOf(rt *goja.Runtime, o *goja.Object) (*Block, bool) {
+	if o == nil {
+		return nil, false
+	}
+	b := blockOf(o)
+	if b == nil {
+		return nil, false
+	}
+	if r := realmOf(rt); r != nil {
+		r.refresh()
+	}
+	return b, true
+}
+
+// blockOf identifies a wrapper by its data pointer: only Wrap creates an
+// ArrayBuffer over a block's memory, and a block stays registered while any
+// wrapper exists.
+func blockOf(o *goja.Object) *Block {
+	if o.ExportType() != arrayBufferType {
+		return nil // before Export, which deep-copies ordinary objects
+	}
+	ab, ok := o.Export().(goja.ArrayBuffer)
+	if !ok || ab.Detached() {
+		return nil
+	}
+	data := ab.Bytes()
+	if cap(data) == 0 {
+		return nil
+	}
+	return lookupBase(uintptr(unsafe.Pointer(unsafe.SliceData(data))))
+}
+
+// refresh makes this realm's wrappers of growable blocks show their current
+// byte length, if any block grew since the last look. goja's ArrayBuffer has
+// no notion of growth, so the length lives in the wrapper's byte slice;
+// it is rewritten here, on the realm's goroutine. Views keep their length
+// (goja has no length-tracking views); views made afterwards see the growth.
+func (r *realm) refresh() {
+	e := growEpoch.Load()
+	if e == r.seenEpoch {
+		return
+	}
+	r.seenEpoch = e
+	r.prune()
+	for _, g := range r.growables {
+		o := g.w.Value()
+		if o == nil {
+			continue
+		}
+		ab := o.Export().(goja.ArrayBuffer)
+		if ab.Detached() {
+			continue
+		}
+		if n := g.b.ByteLength(); len(ab.Bytes()) != n {
+			setBufData(ab, g.b.mem[:n:cap(g.b.mem)])
+		}
+	}
+}
+
+// Errors thrown into JavaScript.
+
+func (r *realm) typeError(format string, args ...any) *goja.Object {
+	return r.rt.NewTypeError(fmt.Sprintf(format, args...))
+}
+
+func (r *realm) rangeError(format string, args ...any) *goja.Object {
+	o, err := r.rt.New(r.rangeErr, r.rt.ToValue(fmt.Sprintf(format, args...)))
+	if err != nil {
+		panic(err)
+	}
+	return o
+}

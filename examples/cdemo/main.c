@@ -1,6 +1,7 @@
 /*
  * cdemo - the `make run` demo: a C host that starts four JavaScript workers, gives each a slice of a job (count the
- * primes below 100,000), collects their answers and waits for them to close. It uses only include/jsworker.h.
+ * primes below 100,000), collects their answers and waits for them to close. Every worker also adds its count to one
+ * SharedArrayBuffer counter with Atomics.add: the only memory the workers share. It uses only include/jsworker.h.
  *
  * Build: make run (or cmake, see CMakeLists.txt). Each worker runs on its own thread with its own realm; the host
  * talks to them only by posting copies of values.
@@ -27,6 +28,7 @@ static const char *workerSource =
     "  const started = performance.now();\n"
     "  let primes = 0;\n"
     "  for (let n = from; n < to; n++) if (isPrime(n)) primes++;\n"
+    "  Atomics.add(new Int32Array(e.data.counter), 0, primes); // shared with the host and the other workers\n"
     "  postMessage({ worker: name, from, to, primes, ms: +(performance.now() - started).toFixed(2) });\n"
     "  close();\n"
     "};\n";
@@ -52,6 +54,14 @@ static void set(JSContextRef ctx, JSObjectRef obj, const char *name, double valu
     JSStringRelease(key);
 }
 
+/* eval runs a script in ctx and returns its value, or NULL (with *exception set) if it threw. */
+static JSValueRef eval(JSContextRef ctx, const char *script, JSValueRef *exception) {
+    JSStringRef src = JSStringCreateWithUTF8CString(script);
+    JSValueRef v = JSEvaluateScript(ctx, src, NULL, NULL, 0, exception);
+    JSStringRelease(src);
+    return v;
+}
+
 /* print_error prints an exception and returns 1. */
 static int print_error(JSContextRef ctx, const char *what, JSValueRef exception) {
     char buf[512] = "(no exception)";
@@ -72,6 +82,12 @@ int main(void) {
     JSStringRef source = JSStringCreateWithUTF8CString(workerSource);
     JSWorkerRef workers[WORKERS];
     int status = 0;
+    JSValueRef exception = NULL;
+    JSValueRef counter = eval(ctx, "globalThis.counter = new SharedArrayBuffer(4)", &exception);
+    if (counter == NULL) {
+        return print_error(ctx, "SharedArrayBuffer", exception);
+    }
+    JSStringRef counterKey = JSStringCreateWithUTF8CString("counter");
 
     for (int i = 0; i < WORKERS; i++) {
         char name[32];
@@ -90,7 +106,7 @@ int main(void) {
         JSObjectRef job = JSObjectMake(ctx, NULL, NULL);
         set(ctx, job, "from", i * SPAN);
         set(ctx, job, "to", (i + 1) * SPAN);
-        JSValueRef exception = NULL;
+        JSObjectSetProperty(ctx, job, counterKey, counter, kJSPropertyAttributeNone, NULL); /* shared, not copied */
         if (!JSWorkerPostMessage(workers[i], ctx, job, &exception)) {
             return print_error(ctx, "post", exception);
         }
@@ -98,6 +114,7 @@ int main(void) {
                i * SPAN, (i + 1) * SPAN);
     }
     JSStringRelease(source);
+    JSStringRelease(counterKey);
 
     long total = 0;
     JSStringRef workerKey = JSStringCreateWithUTF8CString("worker");
@@ -131,6 +148,12 @@ int main(void) {
         JSWorkerRelease(workers[i]);
     }
     printf("all %d workers closed themselves\n", WORKERS);
+    long shared = (long)JSValueToNumber(ctx, eval(ctx, "Atomics.load(new Int32Array(counter), 0)", NULL), NULL);
+    printf("the SharedArrayBuffer counter the workers added to with Atomics.add reads %ld\n", shared);
+    if (shared != total) {
+        fprintf(stderr, "cdemo: the shared counter (%ld) disagrees with the replies (%ld)\n", shared, total);
+        status = 1;
+    }
     JSGlobalContextRelease(ctx);
 
     printf("%ld primes below %d, %d workers in parallel, %.0f ms in all\n", total, WORKERS * SPAN, WORKERS,

@@ -3,7 +3,6 @@ package capi
 import (
 	"fmt"
 	"sync"
-	"syscall"
 )
 
 // A kind is the type of object a handle names.
@@ -106,9 +105,6 @@ func (t *handleTable) count(k kind) int {
 	return n
 }
 
-// gettid returns the calling OS thread's id. An exported function runs on the thread of the C code that called it,
-// so inside an export this identifies the caller (research: unix.Gettid and syscall.Gettid are the same call).
-func gettid() int { return syscall.Gettid() }
 
 // resolve returns the object named by handle h, which was passed as parameter param of function fn, checking that it
 // is of kind want and owned by thread tid. The error says which check failed; its text becomes an exception message.

@@ -105,7 +105,6 @@ func (t *handleTable) count(k kind) int {
 	return n
 }
 
-
 // resolve returns the object named by handle h, which was passed as parameter param of function fn, checking that it
 // is of kind want and owned by thread tid. The error says which check failed; its text becomes an exception message.
 func resolve(fn, param string, h uintptr, want kind, tid int) (any, error) {

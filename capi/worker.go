@@ -47,6 +47,7 @@ func createWorker(fn string, source uintptr, cfg workerConfig, tid int) (uintptr
 		return 0, err
 	}
 	wr := &worker{inspectable: cfg.inspectable}
+	cfg.opts.Inspectable = cfg.inspectable
 	// The handle exists before the worker starts, so that an error callback given in the options can name it from
 	// the first statement on. It is not usable (w is nil) until this function returns it.
 	wr.h = handles.add(kindWorker, tid, wr)

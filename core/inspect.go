@@ -27,6 +27,30 @@ type workerTarget struct{ w *Worker }
 
 func (t workerTarget) Run(fn func(rt *goja.Runtime)) bool { return t.w.RunOnLoop(fn) }
 
+// Debugger returns the worker's Debugger, nil unless it is inspectable.
+func (t workerTarget) Debugger() *inspector.Debugger { return t.w.dbg }
+
+// ServePaused is the worker's nested loop while its JavaScript is paused in
+// the debugger: on the worker's own thread, it runs queued tasks (inspector
+// commands of every session) until resumed reports true, and returns at once
+// when Terminate is called. Messages and timers wait for the resume.
+func (t workerTarget) ServePaused(resumed func() bool) {
+	w := t.w
+	for !resumed() {
+		if w.isTerminating() {
+			return
+		}
+		if w.hasTasks() {
+			w.runTasks()
+			continue
+		}
+		select {
+		case <-w.wake:
+		case <-w.terminating:
+		}
+	}
+}
+
 func (t workerTarget) Context() inspector.ContextInfo {
 	name := t.w.name
 	if name == "" {

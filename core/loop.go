@@ -89,17 +89,35 @@ func (w *Worker) hasTasks() bool {
 	return len(w.tasks) > 0
 }
 
+// runTasks runs the tasks queued when it starts (later ones wait for the
+// next turn). It takes them one at a time: a task that pauses in the
+// debugger serves the rest from its nested loop (ServePaused).
 func (w *Worker) runTasks() {
 	w.tasksMu.Lock()
-	tasks := w.tasks
-	w.tasks = nil
+	n := len(w.tasks)
 	w.tasksMu.Unlock()
-	for _, fn := range tasks {
+	for range n {
 		if w.isTerminating() {
+			return
+		}
+		fn := w.popTask()
+		if fn == nil {
 			return
 		}
 		w.macrotask(func() error { fn(w.rt); return nil })
 	}
+}
+
+func (w *Worker) popTask() func(*goja.Runtime) {
+	w.tasksMu.Lock()
+	defer w.tasksMu.Unlock()
+	if len(w.tasks) == 0 {
+		return nil
+	}
+	fn := w.tasks[0]
+	w.tasks[0] = nil
+	w.tasks = w.tasks[1:]
+	return fn
 }
 
 func (w *Worker) deliverMessages() {
@@ -134,6 +152,9 @@ func (w *Worker) macrotask(fn func() error) {
 		w.reportErr(err)
 	}
 	w.reportRejections()
+	if w.dbg != nil {
+		w.dbg.TaskDone()
+	}
 }
 
 // guard runs fn, turning a Go panic into an internal error.

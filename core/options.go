@@ -45,6 +45,15 @@ type Options struct {
 	// Nil means os.Stdout and os.Stderr.
 	Stdout, Stderr io.Writer
 
+	// Inspectable compiles the worker's script instrumented for the
+	// inspector's Debugger domain (breakpoints, pauses, stepping; see
+	// docs/inspector.md). It costs time on every statement even with no
+	// debugger attached, so it is off by default; JSWORKER_INSPECT=1 in the
+	// environment the process starts with turns it on for every worker.
+	// Other workers still serve the Runtime domain, and their
+	// Debugger.enable answers an error naming this option.
+	Inspectable bool
+
 	// Setup, if not nil, runs on the worker's thread after the worker
 	// globals are installed and before the script runs. Embedders use it to
 	// add host functions. A host function that blocks must also return

@@ -57,6 +57,12 @@ func (w *Worker) setupRealm() error {
 		return err
 	}
 
+	if w.dbg != nil {
+		if err := w.dbg.Install(rt, workerTarget{w}); err != nil {
+			return err
+		}
+	}
+
 	if w.opts.Setup != nil {
 		if err := w.opts.Setup(w, rt); err != nil {
 			return fmt.Errorf("jsworker: setup of worker %d: %w", w.id, err)

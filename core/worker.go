@@ -2,6 +2,7 @@ package core
 
 import (
 	"fmt"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -9,7 +10,12 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/inspector"
 )
+
+// inspectDefault is the process default of Options.Inspectable, read once
+// from the environment at startup.
+var inspectDefault = os.Getenv("JSWORKER_INSPECT") == "1"
 
 // lastWorkerID numbers workers process-wide. IDs start at 1 and are never
 // reused, so a stale ID can never name a newer worker.
@@ -39,7 +45,8 @@ type Worker struct {
 	filename string
 	opts     Options
 	prg      *goja.Program
-	rt       *goja.Runtime // used only on the worker's goroutine, except rt.Interrupt
+	dbg      *inspector.Debugger // nil unless the worker is inspectable
+	rt       *goja.Runtime       // used only on the worker's goroutine, except rt.Interrupt
 
 	inbox, outbox *Channel
 
@@ -77,7 +84,15 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 	if filename == "" {
 		filename = fmt.Sprintf("worker-%d.js", id)
 	}
-	prg, err := goja.Compile(filename, source, false)
+	var dbg *inspector.Debugger
+	var prg *goja.Program
+	var err error
+	if opts.Inspectable || inspectDefault {
+		dbg = inspector.NewDebugger()
+		prg, err = dbg.Compile(filename, source)
+	} else {
+		prg, err = goja.Compile(filename, source, false)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +103,7 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 		filename:    filename,
 		opts:        opts,
 		prg:         prg,
+		dbg:         dbg,
 		rt:          goja.New(),
 		wake:        make(chan struct{}, 1),
 		terminating: make(chan struct{}),

@@ -1008,8 +1008,11 @@ typedef struct ZJSChannelLimits {
 @field maxCallStackSize The JavaScript call-stack depth allowed; deeper recursion throws a RangeError. 0: 10000.
 @field dedicatedThread true to run the worker on an OS thread of its own for its whole life (for callbacks that
  need one stable thread); false (the default) runs it on a goroutine, which starts and answers messages faster.
-@field inspectable Reserved for the Debugger domain (breakpoints, stepping), which needs it and is not part of this
- version. Inspector sessions (ZJSWorkerInspectorSessionCreate) attach to every worker, inspectable or not.
+@field inspectable true to compile the worker's script instrumented for the inspector's Debugger domain
+ (breakpoints, pauses, stepping; see docs/inspector.md). It costs time on every statement even with no debugger
+ attached (about 1.4x on tight loops), so the default is false; JSWORKER_INSPECT=1 in the process's environment at
+ start turns it on for every worker. Inspector sessions (ZJSWorkerInspectorSessionCreate) attach to every worker;
+ on a worker that is not inspectable, Debugger.enable answers an error naming this field.
 @field errorCallback Receives the worker's unhandled errors from its first statement on; NULL writes them to
  standard error. See ZJSWorkerSetErrorCallback.
 @field errorUserData Passed to errorCallback.
@@ -1287,7 +1290,8 @@ typedef enum {
 /*!
 @function
 @abstract Attaches an inspector session to a worker (jsworker extension).
-@param worker The worker, inspectable or not (ZJSWorkerOptions.inspectable concerns the Debugger domain only).
+@param worker The worker, inspectable or not (ZJSWorkerOptions.inspectable concerns the Debugger domain only: without
+ it, Debugger.enable answers an error).
 @param callback The function that receives the session's messages. Must not be NULL.
 @param userData Passed to callback.
 @result A new session, or NULL if worker is NULL, invalid or another thread's, if callback is NULL, or if the worker

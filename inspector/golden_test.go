@@ -28,6 +28,7 @@ var update = flag.Bool("update", false, "rewrite testdata/*-expected.txt from th
 //	>! {json}     send on session 1 without waiting
 //	await N       print session 1's messages up to the response with id N
 //	js SOURCE     run SOURCE as the program would (console, uncaught errors), print what the sessions got
+//	start SOURCE  compile SOURCE instrumented as test.js and run it on the target without waiting (it may pause)
 //	held          print how many objects session 1 holds
 //	close         close session 1, print what it still returns, up to PumpClosed
 //	end           end the target, print what each session still returns, up to PumpClosed
@@ -166,6 +167,8 @@ func (tr *transcript) step(line string) {
 			tr.out.WriteString("(program threw: " + firstLine(err.Error()) + ")\n")
 		}
 		tr.drain()
+	case strings.HasPrefix(line, "start "):
+		tr.target.start(t, strings.ReplaceAll(line[6:], `\n`, "\n"))
 	case line == "held":
 		tr.target.do(func(*goja.Runtime) {}) // let queued drops run
 		fmt.Fprintf(&tr.out, "held: %d\n", tr.sessions[1].HeldObjects())

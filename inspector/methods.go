@@ -11,6 +11,20 @@ import (
 // Do not modify them.
 var (
 	Methods = []string{
+		"Debugger.disable",
+		"Debugger.enable",
+		"Debugger.getPossibleBreakpoints",
+		"Debugger.getScriptSource",
+		"Debugger.pause",
+		"Debugger.removeBreakpoint",
+		"Debugger.resume",
+		"Debugger.setBreakpoint",
+		"Debugger.setBreakpointByUrl",
+		"Debugger.setBreakpointsActive",
+		"Debugger.setPauseOnExceptions",
+		"Debugger.stepInto",
+		"Debugger.stepOut",
+		"Debugger.stepOver",
 		"Runtime.callFunctionOn",
 		"Runtime.disable",
 		"Runtime.discardConsoleEntries",
@@ -23,6 +37,10 @@ var (
 		"Schema.getDomains",
 	}
 	Events = []string{
+		"Debugger.breakpointResolved",
+		"Debugger.paused",
+		"Debugger.resumed",
+		"Debugger.scriptParsed",
 		"Inspector.detached",
 		"Runtime.consoleAPICalled",
 		"Runtime.exceptionThrown",
@@ -34,12 +52,16 @@ var (
 
 // Event names, as emitted.
 const (
-	evDetached         = "Inspector.detached"
-	evConsoleAPICalled = "Runtime.consoleAPICalled"
-	evExceptionThrown  = "Runtime.exceptionThrown"
-	evContextCreated   = "Runtime.executionContextCreated"
-	evContextDestroyed = "Runtime.executionContextDestroyed"
-	evContextsCleared  = "Runtime.executionContextsCleared"
+	evBreakpointResolved = "Debugger.breakpointResolved"
+	evPaused             = "Debugger.paused"
+	evResumed            = "Debugger.resumed"
+	evScriptParsed       = "Debugger.scriptParsed"
+	evDetached           = "Inspector.detached"
+	evConsoleAPICalled   = "Runtime.consoleAPICalled"
+	evExceptionThrown    = "Runtime.exceptionThrown"
+	evContextCreated     = "Runtime.executionContextCreated"
+	evContextDestroyed   = "Runtime.executionContextDestroyed"
+	evContextsCleared    = "Runtime.executionContextsCleared"
 )
 
 // A handler runs one command on the target's thread. It answers through
@@ -48,6 +70,20 @@ type handler func(c *call)
 
 // handlers is the dispatcher: CDP method name -> implementation.
 var handlers = map[string]handler{
+	"Debugger.disable":                debuggerDisable,
+	"Debugger.enable":                 debuggerEnable,
+	"Debugger.getPossibleBreakpoints": getPossibleBreakpoints,
+	"Debugger.getScriptSource":        getScriptSource,
+	"Debugger.pause":                  debuggerPause,
+	"Debugger.removeBreakpoint":       removeBreakpoint,
+	"Debugger.resume":                 stepper(stepNone),
+	"Debugger.setBreakpoint":          setBreakpoint,
+	"Debugger.setBreakpointByUrl":     setBreakpointByURL,
+	"Debugger.setPauseOnExceptions":   setPauseOnExceptions,
+	"Debugger.setBreakpointsActive":   setBreakpointsActive,
+	"Debugger.stepInto":               stepper(stepInto),
+	"Debugger.stepOut":                stepper(stepOut),
+	"Debugger.stepOver":               stepper(stepOver),
 	"Runtime.callFunctionOn":          callFunctionOn,
 	"Runtime.disable":                 runtimeDisable,
 	"Runtime.discardConsoleEntries":   discardConsoleEntries,

@@ -21,7 +21,7 @@ func TestMethodsMatchDispatcher(t *testing.T) {
 	if !slices.IsSorted(Events) || len(slices.Compact(slices.Clone(Events))) != len(Events) {
 		t.Errorf("Events must be sorted and unique: %v", Events)
 	}
-	emitted := []string{evDetached, evConsoleAPICalled, evExceptionThrown, evContextCreated, evContextDestroyed, evContextsCleared}
+	emitted := []string{evBreakpointResolved, evPaused, evResumed, evScriptParsed, evDetached, evConsoleAPICalled, evExceptionThrown, evContextCreated, evContextDestroyed, evContextsCleared}
 	slices.Sort(emitted)
 	if !slices.Equal(emitted, Events) {
 		t.Errorf("Events = %v\nemitted = %v", Events, emitted)
@@ -40,7 +40,7 @@ func TestMethods_UnknownAnswered(t *testing.T) {
 			t.Errorf("%s is listed but answers -32601", m)
 		}
 	}
-	for i, m := range []string{"Runtime.compileScript", "Debugger.enable", "Schema", "runtime.evaluate", "Runtime.evaluate.x"} {
+	for i, m := range []string{"Runtime.compileScript", "Debugger.setInstrumentationBreakpoint", "Schema", "runtime.evaluate", "Runtime.evaluate.x"} {
 		dispatch(t, s, `{"id":%d,"method":%q}`, 100+i, m)
 		if code := field(answerTo(t, s, 100+i), "error", "code"); code != float64(codeMethodNotFound) {
 			t.Errorf("%s answered %v, want -32601", m, code)

@@ -201,7 +201,7 @@ func (s *Session) Close() {
 		close(s.ended)
 	}
 	s.mu.Unlock()
-	if !s.target.Run(func(*goja.Runtime) { s.dropObjects() }) {
+	if !s.target.Run(func(*goja.Runtime) { s.detachDebugger(); s.dropObjects() }) {
 		s.dropObjects()
 	}
 }

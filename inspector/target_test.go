@@ -75,6 +75,8 @@ func (h *hub) exec(rt *goja.Runtime, src string) error {
 type loopTarget struct {
 	hub
 	ctx  ContextInfo
+	dbg  *Debugger     // the loop target is inspectable: scripts run with `run` are instrumented
+	rt   *goja.Runtime // owned by the loop goroutine
 	mu   sync.Mutex
 	jobs []func(*goja.Runtime)
 	stop bool
@@ -84,7 +86,7 @@ type loopTarget struct {
 
 // newLoopTarget starts a target whose loop ends with the test (or end()).
 func newLoopTarget(t testing.TB, fixedID int) *loopTarget {
-	lt := &loopTarget{ctx: testContext(fixedID), wake: make(chan struct{}, 1), done: make(chan struct{})}
+	lt := &loopTarget{ctx: testContext(fixedID), dbg: NewDebugger(), rt: goja.New(), wake: make(chan struct{}, 1), done: make(chan struct{})}
 	go lt.loop()
 	t.Cleanup(lt.end)
 	return lt
@@ -108,25 +110,71 @@ func (lt *loopTarget) Run(fn func(*goja.Runtime)) bool {
 
 func (lt *loopTarget) loop() {
 	defer close(lt.done)
-	rt := goja.New()
+	rt := lt.rt
 	lt.installConsole(rt)
+	if err := lt.dbg.Install(rt, lt); err != nil {
+		panic(err)
+	}
 	for {
-		lt.mu.Lock()
-		jobs, stop := lt.jobs, lt.stop
-		lt.jobs = nil
-		lt.mu.Unlock()
+		fn, stop := lt.pop()
 		if stop {
 			// Queued jobs are dropped, as a terminated worker may drop them.
 			lt.each(func(s *Session) { s.TargetClosed() })
 			return
 		}
-		for _, fn := range jobs {
+		if fn != nil {
 			fn(rt)
-		}
-		if len(jobs) == 0 {
+		} else {
 			<-lt.wake
 		}
 	}
+}
+
+// pop takes the oldest job, one at a time: a job that pauses in the debugger
+// serves the later ones from ServePaused.
+func (lt *loopTarget) pop() (func(*goja.Runtime), bool) {
+	lt.mu.Lock()
+	defer lt.mu.Unlock()
+	if lt.stop {
+		return nil, true
+	}
+	if len(lt.jobs) == 0 {
+		return nil, false
+	}
+	fn := lt.jobs[0]
+	lt.jobs = lt.jobs[1:]
+	return fn, false
+}
+
+func (lt *loopTarget) Debugger() *Debugger { return lt.dbg }
+
+// ServePaused runs jobs until resumed, or returns when the target ends.
+func (lt *loopTarget) ServePaused(resumed func() bool) {
+	for !resumed() {
+		fn, stop := lt.pop()
+		if stop {
+			return
+		}
+		if fn != nil {
+			fn(lt.rt)
+		} else {
+			<-lt.wake
+		}
+	}
+}
+
+// start compiles src instrumented as "test.js" and runs it on the loop,
+// without waiting (it may pause).
+func (lt *loopTarget) start(t testing.TB, src string) {
+	lt.Run(func(rt *goja.Runtime) {
+		prg, err := lt.dbg.Compile("test.js", src)
+		if err == nil {
+			_, err = rt.RunProgram(prg)
+		}
+		if err != nil {
+			t.Errorf("start: %v", err)
+		}
+	})
 }
 
 // attach opens a session on the target.

@@ -278,6 +278,49 @@ static void test_protocol_errors(void) {
     inbox_free(&in);
 }
 
+/* test_debugger: ZJSWorkerOptions.inspectable turns the Debugger domain on; a worker pauses at `debugger;`, answers
+ * Runtime.evaluate while paused, and replies once resumed. A plain worker's Debugger.enable is an error. */
+static void test_debugger(JSContextRef ctx) {
+    JSWorkerRef plain = new_worker(doubler);
+    inbox pin = {0};
+    ZJSWorkerInspectorSessionRef ps = ZJSWorkerInspectorSessionCreate(plain, on_message, &pin);
+    wdispatch(ps, "{\"id\":1,\"method\":\"Debugger.enable\"}");
+    check(pump_for(ps, &pin, "\"id\":1,", "inspectable") != NULL,
+          "Debugger.enable on a worker that is not inspectable answers an error naming the option");
+    ZJSWorkerInspectorSessionRelease(ps);
+    JSWorkerRelease(plain);
+    inbox_free(&pin);
+
+    JSStringRef src = JSStringCreateWithUTF8CString(
+        "var secret = 41;\n"
+        "onmessage = function (e) {\n"
+        "  debugger;\n"
+        "  postMessage(e.data + secret);\n"
+        "};\n");
+    ZJSWorkerOptions o = {.size = sizeof o, .inspectable = true};
+    JSWorkerRef w = ZJSWorkerCreateWithOptions(src, &o, NULL);
+    JSStringRelease(src);
+    check(w != NULL, "an inspectable worker starts");
+    inbox in = {0};
+    ZJSWorkerInspectorSessionRef s = ZJSWorkerInspectorSessionCreate(w, on_message, &in);
+    wdispatch(s, "{\"id\":1,\"method\":\"Debugger.enable\"}");
+    check(pump_for(s, &in, "\"id\":1,", "debuggerId") != NULL || pump_for(s, &in, "\"id\":1,\"result\"", NULL) != NULL,
+          "Debugger.enable succeeds on an inspectable worker");
+    check(JSWorkerPostMessage(w, ctx, JSValueMakeNumber(ctx, 1), NULL), "post to the inspectable worker");
+    const char *paused = pump_for(s, &in, "Debugger.paused", NULL);
+    check(paused != NULL && strstr(paused, "\"lineNumber\":2") != NULL, "the worker pauses at debugger; (line 2, 0-based)");
+    wdispatch(s, "{\"id\":2,\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":\"secret + 1\"}}");
+    check(pump_for(s, &in, "\"id\":2,", "\"value\":42") != NULL, "Runtime.evaluate answers while paused");
+    check(JSWorkerReceive(w, ctx, 0, NULL) == NULL, "no reply while paused");
+    wdispatch(s, "{\"id\":3,\"method\":\"Debugger.resume\"}");
+    check(pump_for(s, &in, "\"id\":3,", NULL) != NULL, "Debugger.resume answers");
+    JSValueRef reply = JSWorkerReceive(w, ctx, 10000, NULL);
+    check(reply != NULL && JSValueToNumber(ctx, reply, NULL) == 42, "the worker replies after resuming");
+    ZJSWorkerInspectorSessionRelease(s);
+    JSWorkerRelease(w);
+    inbox_free(&in);
+}
+
 static void test_main_context(void) {
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     inbox in = {0};
@@ -412,6 +455,7 @@ int main(void) {
     test_release_paths();
     test_two_sessions();
     test_protocol_errors();
+    test_debugger(ctx);
     test_main_context();
     test_misuse();
     JSGlobalContextRelease(ctx);

@@ -1,0 +1,303 @@
+package core_test
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/inspector"
+)
+
+// dbgSession drives one inspector session of a worker in tests.
+type dbgSession struct {
+	t  *testing.T
+	s  *inspector.Session
+	id int
+}
+
+func attach(t *testing.T, w *core.Worker) *dbgSession {
+	t.Helper()
+	s, err := w.InspectorSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.DetachInspectorSession(s) })
+	return &dbgSession{t: t, s: s}
+}
+
+// send dispatches a command and returns its whole response.
+func (d *dbgSession) send(method, params string) map[string]any {
+	d.t.Helper()
+	d.id++
+	if params == "" {
+		params = "{}"
+	}
+	if err := d.s.Dispatch(fmt.Appendf(nil, `{"id":%d,"method":%q,"params":%s}`, d.id, method, params)); err != nil {
+		d.t.Fatal(err)
+	}
+	return cdp(d.t, d.s, response(float64(d.id)))
+}
+
+// ok sends a command that must succeed and returns its result.
+func (d *dbgSession) ok(method, params string) map[string]any {
+	d.t.Helper()
+	m := d.send(method, params)
+	r, _ := m["result"].(map[string]any)
+	if r == nil {
+		d.t.Fatalf("%s failed: %v", method, m)
+	}
+	return r
+}
+
+// paused waits for Debugger.paused and returns its params.
+func (d *dbgSession) paused() map[string]any {
+	d.t.Helper()
+	return cdp(d.t, d.s, event("Debugger.paused"))["params"].(map[string]any)
+}
+
+func topLine(p map[string]any) float64 {
+	f := p["callFrames"].([]any)[0].(map[string]any)
+	return f["location"].(map[string]any)["lineNumber"].(float64)
+}
+
+// TestDebugger_StackPositionsUnchanged: instrumentation keeps every position
+// of Error.stack exactly as in the plain compilation.
+func TestDebugger_StackPositionsUnchanged(t *testing.T) {
+	src := `"use strict";
+function inner(a) { if (a) return new Error("x").stack; else { return inner(1); } }
+const arrow = (n) => { for (let i = 0; i < n; i++) if (i === 1) return inner(0); };
+class K { constructor() { this.s = arrow(3); } get g() { label: for (;;) { break label; } return [1].map(() => new K().s)[0]; } }
+var stacks = [inner(1), arrow(2), new K().g];
+try { null.x; } catch (e) { stacks.push(e.stack); }
+switch (stacks.length) { case 4: stacks.push((function named() { return new Error("y").stack; })()); }
+postMessage(stacks.join("\n---\n"));`
+	rt := goja.New()
+	plain := spawn(t, src, core.Options{Filename: "pos.js"})
+	instr := spawn(t, src, core.Options{Filename: "pos.js", Inspectable: true})
+	// The pc in parentheses after each position differs; the positions not.
+	pc := regexp.MustCompile(`\(\d+\)`)
+	a := pc.ReplaceAllString(recv(t, plain, rt).String(), "")
+	b := pc.ReplaceAllString(recv(t, instr, rt).String(), "")
+	if a != b {
+		t.Fatalf("stacks differ:\nplain:\n%s\ninstrumented:\n%s", a, b)
+	}
+	if !strings.Contains(a, "pos.js:2:") || strings.Count(a, "---") != 4 {
+		t.Fatalf("unexpected stacks:\n%s", a)
+	}
+}
+
+func TestDebugger_NotInspectable(t *testing.T) {
+	w := spawn(t, `onmessage = function () {};`, core.Options{})
+	d := attach(t, w)
+	m := d.send("Debugger.enable", "")
+	msg, _ := m["error"].(map[string]any)["message"].(string)
+	if !strings.Contains(msg, "Inspectable") || !strings.Contains(msg, "JSWORKER_INSPECT") {
+		t.Fatalf("Debugger.enable on a plain worker: %v", m)
+	}
+	if got := d.ok("Runtime.evaluate", `{"expression":"6*7"}`)["result"].(map[string]any)["value"]; got != float64(42) {
+		t.Fatalf("Runtime.evaluate = %v", got)
+	}
+}
+
+// TestDebugger_DebuggerStatement: a worker pauses at `debugger;` in its
+// handler, serves Runtime.evaluate while paused, and replies after resume.
+func TestDebugger_DebuggerStatement(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `var g = 5;
+onmessage = (e) => {
+  let x = e.data;
+  debugger;
+  x += 2;
+  postMessage(x);
+};`, core.Options{Filename: "dbg.js", Inspectable: true})
+	d := attach(t, w)
+	d.s.Dispatch([]byte(`{"id":100,"method":"Debugger.enable"}`))
+	parsed := cdp(t, d.s, event("Debugger.scriptParsed"))["params"].(map[string]any)
+	if parsed["url"] != "dbg.js" || parsed["endLine"] != float64(6) || parsed["scriptId"] == "" || parsed["hash"] == "" {
+		t.Fatalf("scriptParsed = %v", parsed)
+	}
+	if r := cdp(t, d.s, response(100)); r["result"] == nil {
+		t.Fatalf("Debugger.enable: %v", r)
+	}
+	src := d.ok("Debugger.getScriptSource", fmt.Sprintf(`{"scriptId":%q}`, parsed["scriptId"]))
+	if !strings.HasPrefix(src["scriptSource"].(string), "var g = 5;") {
+		t.Fatalf("getScriptSource = %v", src)
+	}
+	if err := w.PostMessage(rt, rt.ToValue(40)); err != nil {
+		t.Fatal(err)
+	}
+	p := d.paused()
+	if p["reason"] != "other" || topLine(p) != 3 {
+		t.Fatalf("paused = %v", p)
+	}
+	frame := p["callFrames"].([]any)[0].(map[string]any)
+	if frame["url"] != "dbg.js" || frame["location"].(map[string]any)["scriptId"] != parsed["scriptId"] ||
+		frame["callFrameId"] == "" || frame["scopeChain"].([]any)[0].(map[string]any)["type"] != "global" {
+		t.Fatalf("call frame = %v", frame)
+	}
+	if got := d.ok("Runtime.evaluate", `{"expression":"g * 2"}`)["result"].(map[string]any)["value"]; got != float64(10) {
+		t.Fatalf("Runtime.evaluate while paused = %v", got)
+	}
+	if _, err := w.Receive(rt, 0); err != core.ErrNoMessage {
+		t.Fatalf("the worker replied while paused: %v", err)
+	}
+	d.ok("Debugger.resume", "")
+	cdp(t, d.s, event("Debugger.resumed"))
+	if v := recv(t, w, rt); v.ToInteger() != 42 {
+		t.Fatalf("reply = %v", v)
+	}
+	if m := d.send("Debugger.resume", ""); m["error"] == nil {
+		t.Fatalf("resume while running: %v", m)
+	}
+}
+
+// TestDebugger_BreakpointByURL: a URL breakpoint hits and reports its id;
+// once removed it no longer pauses. Debugger.pause pauses at the next
+// statement.
+func TestDebugger_BreakpointByURL(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = function (e) {
+  var x = e.data;
+  x += 1;
+  x += 2;
+  postMessage(x);
+};`, core.Options{Filename: "bp.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	r := d.ok("Debugger.setBreakpointByUrl", `{"url":"bp.js","lineNumber":2}`)
+	id := r["breakpointId"].(string)
+	locs := r["locations"].([]any)
+	if len(locs) != 1 || locs[0].(map[string]any)["lineNumber"] != float64(2) || locs[0].(map[string]any)["columnNumber"] != float64(2) {
+		t.Fatalf("setBreakpointByUrl = %v", r)
+	}
+	if m := d.send("Debugger.setBreakpointByUrl", `{"url":"bp.js","lineNumber":2}`); m["error"] == nil {
+		t.Fatalf("duplicate breakpoint accepted: %v", m)
+	}
+	w.PostMessage(rt, rt.ToValue(1))
+	p := d.paused()
+	if topLine(p) != 2 || len(p["hitBreakpoints"].([]any)) != 1 || p["hitBreakpoints"].([]any)[0] != id {
+		t.Fatalf("paused = %v", p)
+	}
+	if fn := p["callFrames"].([]any)[0].(map[string]any)["functionName"]; fn != "onmessage" {
+		t.Logf("functionName = %v", fn)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 4 {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.removeBreakpoint", fmt.Sprintf(`{"breakpointId":%q}`, id))
+	w.PostMessage(rt, rt.ToValue(10))
+	if v := recv(t, w, rt); v.ToInteger() != 13 {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.pause", "")
+	w.PostMessage(rt, rt.ToValue(20))
+	if p := d.paused(); topLine(p) != 1 {
+		t.Fatalf("paused after Debugger.pause = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 23 {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_Stepping: stepOver, stepInto and stepOut follow the call depth.
+func TestDebugger_Stepping(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `function c() {
+  return 1;
+}
+function b() {
+  var r = c();
+  return r + 1;
+}
+onmessage = function (e) {
+  debugger;
+  var v = b();
+  postMessage(v);
+};`, core.Options{Filename: "step.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	w.PostMessage(rt, rt.ToValue(0))
+	lines := []float64{topLine(d.paused())}
+	for _, step := range []string{"stepOver", "stepInto", "stepInto", "stepOut", "stepOver"} {
+		d.ok("Debugger."+step, "")
+		lines = append(lines, topLine(d.paused()))
+	}
+	if fmt.Sprint(lines) != "[8 9 4 1 5 10]" {
+		t.Fatalf("paused at lines %v, want [8 9 4 1 5 10]", lines)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 2 {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_TerminateWhilePaused: Terminate wakes the pause loop and the
+// worker ends promptly; closing the last session resumes a paused worker.
+func TestDebugger_TerminateWhilePaused(t *testing.T) {
+	rt := goja.New()
+	src := `onmessage = function (e) { debugger; postMessage(e.data); };`
+	w := spawn(t, src, core.Options{Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	w.PostMessage(rt, rt.ToValue(1))
+	d.paused()
+	start := time.Now()
+	w.Terminate()
+	if err := w.Join(5 * time.Second); err != nil {
+		t.Fatalf("Join: %v", err)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Fatalf("terminating a paused worker took %v", el)
+	}
+
+	w2 := spawn(t, src, core.Options{Inspectable: true})
+	d2 := attach(t, w2)
+	d2.ok("Debugger.enable", "")
+	w2.PostMessage(rt, rt.ToValue(7))
+	d2.paused()
+	w2.DetachInspectorSession(d2.s)
+	if v := recv(t, w2, rt); v.ToInteger() != 7 {
+		t.Fatalf("reply after detach = %v", v)
+	}
+}
+
+// BenchmarkInspectable measures what instrumentation costs on CPU-bound code
+// with no session attached: each op posts one message whose handler runs the
+// workload and replies.
+func BenchmarkInspectable(b *testing.B) {
+	src := `function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+function loop(n) { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; }
+function sort(n) { var a = []; for (var i = 0; i < n; i++) a.push({ k: (i * 7919) % n }); a.sort((x, y) => x.k - y.k); return a.length; }
+onmessage = function (e) { postMessage(e.data === "fib" ? fib(20) : e.data === "loop" ? loop(100000) : sort(10000)); };`
+	for _, work := range []string{"loop", "fib", "sort"} {
+		for _, inspectable := range []bool{false, true} {
+			name := work + "/plain"
+			if inspectable {
+				name = work + "/inspectable"
+			}
+			b.Run(name, func(b *testing.B) {
+				w, err := core.Spawn(src, core.Options{Inspectable: inspectable})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer w.Release()
+				rt := goja.New()
+				msg := rt.ToValue(work)
+				for b.Loop() {
+					if err := w.PostMessage(rt, msg); err != nil {
+						b.Fatal(err)
+					}
+					if _, err := w.Receive(rt, long); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

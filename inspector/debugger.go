@@ -1,0 +1,382 @@
+package inspector
+
+import (
+	"cmp"
+	"regexp"
+	"slices"
+	"strconv"
+
+	"github.com/dop251/goja"
+)
+
+// A PauseHost runs the target's queued work while its JavaScript is paused.
+//
+// ServePaused is called on the target's thread, from inside the paused
+// JavaScript. It runs the tasks queued through Target.Run (inspector commands)
+// until resumed reports true, and returns early when the target is being
+// terminated (the JavaScript then ends at its next instruction).
+type PauseHost interface {
+	ServePaused(resumed func() bool)
+}
+
+// A DebugTarget is a Target that may support the Debugger domain. Debugger
+// returns nil for a target that was not created inspectable.
+type DebugTarget interface {
+	Target
+	Debugger() *Debugger
+}
+
+// A Debugger is the Debugger-domain state of one inspectable target: its
+// instrumented scripts, breakpoints, the sessions that enabled the domain and
+// the current pause. Create it with NewDebugger, compile the target's scripts
+// with Compile, then call Install on the target's thread before any of them
+// runs. Apart from Compile before the thread starts, every method is for the
+// target's thread.
+type Debugger struct {
+	host    PauseHost
+	rt      *goja.Runtime
+	hookObj *goja.Object
+	frames  []goja.StackFrame
+
+	stmts   []stmtInfo
+	scripts []*script
+
+	sessions []*Session             // Debugger.enable in force, in enable order
+	bps      map[string]*breakpoint // by breakpointId
+	bpAt     map[int][]string       // statement -> breakpointIds
+	paused   *pauseState            // nil while running
+	pauseSeq int                    // numbers pauses, for callFrameIds
+	stepping stepMode               // armed by a step command
+	depth    int                    // call depth the step started at
+	next     bool                   // Debugger.pause: pause at the next statement
+	active   bool                   // setBreakpointsActive
+}
+
+type stepMode uint8
+
+const (
+	stepNone stepMode = iota
+	stepInto
+	stepOver
+	stepOut
+)
+
+type breakpoint struct {
+	id    string
+	owner *Session
+	stmts []int
+	url   string
+	urlRe *regexp.Regexp // urlRegex, when url is not used
+	fixed bool           // set by scriptId (Debugger.setBreakpoint): never resolves in other scripts
+	line  int
+	col   int
+}
+
+// resolveIn adds sc's statement for bp, if sc matches and has one.
+func (d *Debugger) resolveIn(bp *breakpoint, sc *script) (location, bool) {
+	if bp.fixed || (bp.urlRe == nil && sc.url != bp.url) || (bp.urlRe != nil && !bp.urlRe.MatchString(sc.url)) {
+		return location{}, false
+	}
+	st := d.resolve(sc, bp.line, bp.col)
+	if st < 0 {
+		return location{}, false
+	}
+	bp.stmts = append(bp.stmts, st)
+	d.bpAt[st] = append(d.bpAt[st], bp.id)
+	return location{ScriptID: sc.id, LineNumber: d.stmts[st].line, ColumnNumber: d.stmts[st].col}, true
+}
+
+// sortedBreakpoints returns the breakpoints in id order (deterministic events).
+func (d *Debugger) sortedBreakpoints() []*breakpoint {
+	out := make([]*breakpoint, 0, len(d.bps))
+	for _, bp := range d.bps {
+		out = append(out, bp)
+	}
+	slices.SortFunc(out, func(a, b *breakpoint) int { return cmp.Compare(a.id, b.id) })
+	return out
+}
+
+type breakpointResolvedParams struct {
+	BreakpointID string   `json:"breakpointId"`
+	Location     location `json:"location"`
+}
+
+type pauseState struct {
+	seq     int
+	frames  []goja.StackFrame
+	depth   int
+	reason  string
+	hits    []string
+	resumed bool
+}
+
+// NewDebugger returns the Debugger of a new inspectable target.
+func NewDebugger() *Debugger {
+	return &Debugger{bps: make(map[string]*breakpoint), bpAt: make(map[int][]string), active: true}
+}
+
+// Install defines the hook global in rt, the target's realm, and records
+// host to serve pauses. Called once, on the target's thread, before any
+// compiled script runs.
+func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
+	d.rt, d.host = rt, host
+	o := rt.NewObject()
+	if err := o.DefineDataProperty("on", rt.ToValue(false), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	if err := o.DefineDataProperty("hit", rt.ToValue(d.hit), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	d.hookObj = o
+	return rt.GlobalObject().DefineDataProperty(hookName, o, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+// TaskDone tells the debugger that a macrotask of the target ended, so a step
+// that ran off the end of the JavaScript stack does not carry over into the
+// next task (V8 resumes in that case).
+func (d *Debugger) TaskDone() {
+	if d.paused == nil {
+		d.stepping = stepNone
+	}
+}
+
+// setOn turns the hooks on while some session has the domain enabled.
+func (d *Debugger) setOn() {
+	if d.hookObj != nil {
+		_ = d.hookObj.Set("on", len(d.sessions) > 0)
+	}
+}
+
+func (d *Debugger) callDepth() int {
+	d.frames = d.rt.CaptureCallStack(0, d.frames[:0])
+	return len(d.frames)
+}
+
+// hit is the hook before statement id: it decides whether to pause there.
+func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
+	if d.paused != nil || len(d.sessions) == 0 { // evaluation while paused never pauses again
+		return goja.Undefined()
+	}
+	id := int(call.Argument(0).ToInteger())
+	if id < 0 || id >= len(d.stmts) {
+		return goja.Undefined()
+	}
+	var hits []string
+	if d.active {
+		hits = slices.Clone(d.bpAt[id])
+	}
+	pause := len(hits) > 0 || d.next || d.stmts[id].debugger
+	if !pause && d.stepping != stepNone {
+		depth := d.callDepth()
+		switch d.stepping {
+		case stepInto:
+			pause = true
+		case stepOver:
+			pause = depth <= d.depth
+		case stepOut:
+			pause = depth < d.depth
+		}
+	}
+	if pause {
+		d.pause(hits)
+	}
+	return goja.Undefined()
+}
+
+// pause blocks the target in a nested loop that serves inspector commands
+// until a resume, a step, the last session leaving, or termination.
+func (d *Debugger) pause(hits []string) {
+	d.pauseSeq++
+	frames := d.rt.CaptureCallStack(0, nil)
+	ps := &pauseState{seq: d.pauseSeq, frames: frames, depth: len(frames), reason: "other", hits: hits}
+	if ps.hits == nil {
+		ps.hits = []string{}
+	}
+	d.paused = ps
+	d.next, d.stepping = false, stepNone
+	for _, s := range slices.Clone(d.sessions) {
+		s.emitPaused(d, ps)
+	}
+	d.host.ServePaused(func() bool { return ps.resumed })
+	d.paused = nil
+	for _, s := range slices.Clone(d.sessions) {
+		s.mu.Lock()
+		s.store.releaseGroup(backtraceGroup)
+		s.mu.Unlock()
+		s.emit(encodeEvent(evResumed, empty{}))
+	}
+}
+
+// resume ends the current pause, arming step.
+func (d *Debugger) resume(step stepMode) {
+	if d.paused == nil {
+		return
+	}
+	d.paused.resumed = true
+	d.stepping, d.depth = step, d.paused.depth
+}
+
+// detach forgets s: its breakpoints go, and with the last session the hooks
+// turn off and a pause ends.
+func (d *Debugger) detach(s *Session) {
+	i := slices.Index(d.sessions, s)
+	if i < 0 {
+		return
+	}
+	d.sessions = slices.Delete(d.sessions, i, i+1)
+	for id, bp := range d.bps {
+		if bp.owner == s {
+			d.removeBreakpoint(id)
+		}
+	}
+	if len(d.sessions) == 0 {
+		d.next = false
+		d.resume(stepNone)
+		d.stepping = stepNone
+	}
+	d.setOn()
+}
+
+func (d *Debugger) scriptByID(id string) *script {
+	for _, sc := range d.scripts {
+		if sc.id == id {
+			return sc
+		}
+	}
+	return nil
+}
+
+func (d *Debugger) scriptByURL(url string) *script {
+	for _, sc := range d.scripts {
+		if sc.url == url {
+			return sc
+		}
+	}
+	return nil
+}
+
+// resolve returns the first statement of sc at or after (line, col), or -1.
+func (d *Debugger) resolve(sc *script, line, col int) int {
+	best := -1
+	for _, id := range sc.stmts {
+		st := d.stmts[id]
+		if st.line < line || (st.line == line && st.col < col) {
+			continue
+		}
+		if best < 0 || cmpPos(st, d.stmts[best]) < 0 {
+			best = id
+		}
+	}
+	return best
+}
+
+func cmpPos(a, b stmtInfo) int {
+	return cmp.Or(cmp.Compare(a.line, b.line), cmp.Compare(a.col, b.col))
+}
+
+func (d *Debugger) removeBreakpoint(id string) {
+	bp := d.bps[id]
+	if bp == nil {
+		return
+	}
+	delete(d.bps, id)
+	for _, st := range bp.stmts {
+		ids := slices.DeleteFunc(d.bpAt[st], func(x string) bool { return x == id })
+		if len(ids) == 0 {
+			delete(d.bpAt, st)
+		} else {
+			d.bpAt[st] = ids
+		}
+	}
+}
+
+// debugger returns the session's target's Debugger, or nil.
+func (s *Session) debugger() *Debugger {
+	if t, ok := s.target.(DebugTarget); ok {
+		return t.Debugger()
+	}
+	return nil
+}
+
+// detachDebugger disables the Debugger domain for a session that closes. On
+// the target's thread.
+func (s *Session) detachDebugger() {
+	if d := s.debugger(); d != nil {
+		d.detach(s)
+	}
+}
+
+// Debugger-domain wire types.
+
+const backtraceGroup = "backtrace"
+
+type location struct {
+	ScriptID     string `json:"scriptId"`
+	LineNumber   int    `json:"lineNumber"`
+	ColumnNumber int    `json:"columnNumber"`
+}
+
+type scriptParsedParams struct {
+	ScriptID           string `json:"scriptId"`
+	URL                string `json:"url"`
+	StartLine          int    `json:"startLine"`
+	StartColumn        int    `json:"startColumn"`
+	EndLine            int    `json:"endLine"`
+	EndColumn          int    `json:"endColumn"`
+	ExecutionContextID int    `json:"executionContextId"`
+	Hash               string `json:"hash"`
+	IsModule           bool   `json:"isModule"`
+	Length             int    `json:"length"`
+	SourceMapURL       string `json:"sourceMapURL"`
+	HasSourceURL       bool   `json:"hasSourceURL"`
+	ScriptLanguage     string `json:"scriptLanguage"`
+}
+
+type scopeDesc struct {
+	Type   string        `json:"type"`
+	Object *remoteObject `json:"object"`
+}
+
+type callFrame struct {
+	CallFrameID    string        `json:"callFrameId"`
+	FunctionName   string        `json:"functionName"`
+	Location       location      `json:"location"`
+	URL            string        `json:"url"`
+	ScopeChain     []scopeDesc   `json:"scopeChain"`
+	This           *remoteObject `json:"this"`
+	CanBeRestarted bool          `json:"canBeRestarted"`
+}
+
+type pausedParams struct {
+	CallFrames     []callFrame `json:"callFrames"`
+	Reason         string      `json:"reason"`
+	HitBreakpoints []string    `json:"hitBreakpoints"`
+}
+
+// emitPaused queues Debugger.paused for one session, with its own objectIds.
+func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
+	c := &call{s: s, rt: d.rt}
+	defer func() { _ = recover() }() // an event that cannot be built is not sent
+	p := pausedParams{CallFrames: []callFrame{}, Reason: ps.reason, HitBreakpoints: ps.hits}
+	global := c.remote(d.rt.GlobalObject(), backtraceGroup)
+	for i, f := range ps.frames {
+		sc := d.scriptByURL(f.SrcName())
+		if sc == nil { // the hook itself and native frames
+			continue
+		}
+		pos := f.Position()
+		name := f.FuncName()
+		if name == "<anonymous>" && i == len(ps.frames)-1 {
+			name = "" // V8 names the top level ""
+		}
+		p.CallFrames = append(p.CallFrames, callFrame{
+			CallFrameID:  strconv.Itoa(ps.seq) + "." + strconv.Itoa(len(p.CallFrames)),
+			FunctionName: name,
+			Location:     location{ScriptID: sc.id, LineNumber: max(pos.Line-1, 0), ColumnNumber: max(pos.Column-1, 0)},
+			URL:          sc.url,
+			ScopeChain:   []scopeDesc{{Type: "global", Object: global}},
+			This:         &remoteObject{Type: "undefined"},
+		})
+	}
+	s.emit(encodeEvent(evPaused, p))
+}

@@ -136,8 +136,21 @@ onmessage = (e) => {
 	}
 	frame := p["callFrames"].([]any)[0].(map[string]any)
 	if frame["url"] != "dbg.js" || frame["location"].(map[string]any)["scriptId"] != parsed["scriptId"] ||
-		frame["callFrameId"] == "" || frame["scopeChain"].([]any)[0].(map[string]any)["type"] != "global" {
+		frame["callFrameId"] == "" || frame["scopeChain"].([]any)[1].(map[string]any)["type"] != "global" {
 		t.Fatalf("call frame = %v", frame)
+	}
+	local := frame["scopeChain"].([]any)[0].(map[string]any)
+	if local["type"] != "local" {
+		t.Fatalf("scopeChain[0] = %v", local)
+	}
+	props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`, local["object"].(map[string]any)["objectId"]))
+	vals := map[string]any{}
+	for _, p := range props["result"].([]any) {
+		p := p.(map[string]any)
+		vals[p["name"].(string)] = p["value"].(map[string]any)["value"]
+	}
+	if vals["x"] != float64(40) || len(vals) != 2 {
+		t.Fatalf("local scope = %v", props)
 	}
 	if got := d.ok("Runtime.evaluate", `{"expression":"g * 2"}`)["result"].(map[string]any)["value"]; got != float64(10) {
 		t.Fatalf("Runtime.evaluate while paused = %v", got)
@@ -299,5 +312,214 @@ onmessage = function (e) { postMessage(e.data === "fib" ? fib(20) : e.data === "
 				}
 			})
 		}
+	}
+}
+
+// TestDebugger_PauseOnExceptions: a JavaScript throw pauses with reason
+// "exception" and the thrown value as data before the stack unwinds;
+// "uncaught" skips a throw inside a try of its own function.
+func TestDebugger_PauseOnExceptions(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `function local() {
+  try {
+    throw new Error("inner");
+  } catch (e) {
+    return e.message;
+  }
+}
+function bad(v) {
+  throw { v: v };
+}
+onmessage = function (e) {
+  var r = local();
+  try { bad(e.data); } catch (x) { r += x.v; }
+  postMessage(r);
+};`, core.Options{Filename: "exc.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	if m := d.send("Debugger.setPauseOnExceptions", `{"state":"sometimes"}`); m["error"] == nil {
+		t.Fatalf("unknown state accepted: %v", m)
+	}
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"all"}`)
+	w.PostMessage(rt, rt.ToValue(1))
+	p := d.paused()
+	data, _ := p["data"].(map[string]any)
+	if p["reason"] != "exception" || topLine(p) != 2 || data["className"] != "Error" {
+		t.Fatalf("first pause = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	p = d.paused()
+	data, _ = p["data"].(map[string]any)
+	if p["reason"] != "exception" || topLine(p) != 8 || data["type"] != "object" || data["objectId"] == nil {
+		t.Fatalf("second pause = %v", p)
+	}
+	props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`, data["objectId"]))
+	if !strings.Contains(fmt.Sprint(props), "name:v ") {
+		t.Fatalf("thrown object properties = %v", props)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.String() != "inner1" {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"uncaught"}`)
+	w.PostMessage(rt, rt.ToValue(2))
+	if p := d.paused(); p["reason"] != "exception" || topLine(p) != 8 {
+		t.Fatalf("uncaught pause = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.String() != "inner2" {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"none"}`)
+	w.PostMessage(rt, rt.ToValue(3))
+	if v := recv(t, w, rt); v.String() != "inner3" {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_EvaluateOnCallFrame: an expression sees the paused frame's
+// locals and `this`; assignments to locals, by evaluation or by
+// setVariableValue, take effect when the worker resumes; const refuses.
+func TestDebugger_EvaluateOnCallFrame(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `var g = 1;
+function work(a) {
+  var x = a * 2;
+  const k = 5;
+  {
+    let y = 3;
+    debugger;
+    postMessage([this.tag, x, y, k, a].join());
+  }
+}
+onmessage = function (e) { work.call({ tag: "T" }, e.data); };`, core.Options{Filename: "eval.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	w.PostMessage(rt, rt.ToValue(10))
+	p := d.paused()
+	frames := p["callFrames"].([]any)
+	top := frames[0].(map[string]any)
+	if this := top["this"].(map[string]any); this["type"] != "object" {
+		t.Fatalf("this = %v", this)
+	}
+	eval := func(frame, expr string) map[string]any {
+		t.Helper()
+		return d.ok("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":%q,"returnByValue":true}`, frame, expr))
+	}
+	id := top["callFrameId"].(string)
+	if r := eval(id, "[x, y, k, a, this.tag, g, typeof arguments].join()")["result"].(map[string]any); r["value"] != "20,3,5,10,T,1,undefined" {
+		t.Fatalf("evaluate = %v", r)
+	}
+	eval(id, "x = 100")
+	if r := eval(id, "x + 1")["result"].(map[string]any); r["value"] != float64(101) {
+		t.Fatalf("after assignment: %v", r)
+	}
+	if r := eval(id, "nope"); r["exceptionDetails"] == nil {
+		t.Fatalf("a ReferenceError was not reported: %v", r)
+	}
+	d.ok("Debugger.setVariableValue", fmt.Sprintf(`{"callFrameId":%q,"scopeNumber":0,"variableName":"y","newValue":{"value":7}}`, id))
+	if m := d.send("Debugger.setVariableValue", fmt.Sprintf(`{"callFrameId":%q,"scopeNumber":0,"variableName":"k","newValue":{"value":7}}`, id)); m["error"] == nil {
+		t.Fatalf("const written: %v", m)
+	}
+	outer := frames[1].(map[string]any)["callFrameId"].(string)
+	if r := eval(outer, "g + 1")["result"].(map[string]any); r["value"] != float64(2) {
+		t.Fatalf("evaluate in an outer frame = %v", r)
+	}
+	if m := d.send("Debugger.evaluateOnCallFrame", `{"callFrameId":"99.0","expression":"1"}`); m["error"] == nil {
+		t.Fatalf("stale callFrameId accepted: %v", m)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.String() != "T,100,7,5,10" {
+		t.Fatalf("reply = %v", v)
+	}
+	if m := d.send("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":"1"}`, id)); m["error"] == nil {
+		t.Fatalf("evaluateOnCallFrame while running: %v", m)
+	}
+}
+
+// TestDebugger_HooksOnSameResult: with the hooks on (a session has the
+// domain enabled, nothing pauses) code that passes its locals to them
+// computes what the plain compilation does — derived constructors before
+// super(), TDZ bindings, arguments, generators, static blocks.
+func TestDebugger_HooksOnSameResult(t *testing.T) {
+	src := `"use strict";
+class A { constructor(v) { this.v = v; } }
+class B extends A { constructor(v) { const w = v + 1; super(w); this.w = w; } static { let s = 1; B.s = s; } }
+function sloppy() { return (function (a, b) { var c = arguments.length; { let d = a + c; b = d; } return [a, b, c].join(); })(1, 2, 3); }
+function* gen(n) { for (let i = 0; i < n; i++) { const sq = i * i; yield sq; } }
+function sw(x) { switch (x) { case 1: let y = 10; return y; default: return -1; } }
+function tdz() { try { return later; } catch (e) { return e.name; } let later = 1; }
+const arrow = (p, ...rest) => { let q = p; for (const r of rest) { q += r; } return q; };
+var out = [new B(1).w, B.s, sloppy(), [...gen(4)].join(), sw(1), sw(2), tdz(), arrow(1, 2, 3)];
+try { (function thrower(z) { throw new Error("e" + z); })(5); } catch (e) { out.push(e.message); }
+postMessage(out.join("|"));`
+	rt := goja.New()
+	plain := spawn(t, src, core.Options{Filename: "same.js"})
+	want := recv(t, plain, rt).String()
+	instr, err := core.Spawn(`onmessage = function (e) { run(); };
+function run() {
+`+src+`
+}`, core.Options{Filename: "same.js", Inspectable: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { instr.Terminate(); instr.Release() })
+	d := attach(t, instr)
+	d.ok("Debugger.enable", "")
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"caught"}`) // thrower's throw counts as uncaught: no pause
+	instr.PostMessage(rt, rt.ToValue(0))
+	if got := recv(t, instr, rt).String(); got != want {
+		t.Fatalf("hooks on: %q, plain: %q", got, want)
+	}
+}
+
+// TestDebugger_IssueScenario: the four-line handler of issue 7 — a URL
+// breakpoint, the local read and written through evaluateOnCallFrame, a
+// step, then a pause on the caught throw; the reply shows the write stuck.
+func TestDebugger_IssueScenario(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = (e) => {
+  let x = e.data; x += 1;
+  x += 2;
+  try { throw x; } catch (caught) { x = caught + 1; }
+  postMessage(x);
+};`, core.Options{Filename: "issue.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"all"}`)
+	d.ok("Debugger.setBreakpointByUrl", `{"url":"issue.js","lineNumber":1,"columnNumber":18}`)
+	w.PostMessage(rt, rt.ToValue(1))
+	p := d.paused()
+	top := p["callFrames"].([]any)[0].(map[string]any)
+	if topLine(p) != 1 || top["location"].(map[string]any)["columnNumber"] != float64(18) {
+		t.Fatalf("paused = %v", p)
+	}
+	id := top["callFrameId"].(string)
+	local := top["scopeChain"].([]any)[0].(map[string]any)["object"].(map[string]any)["objectId"].(string)
+	props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`, local))
+	if !strings.Contains(fmt.Sprint(props), "name:x value:map[description:1 type:number value:1]") {
+		t.Fatalf("local scope = %v", props)
+	}
+	r := d.ok("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":"x = 100; x"}`, id))
+	if r["result"].(map[string]any)["value"] != float64(100) {
+		t.Fatalf("x = 100; x → %v", r)
+	}
+	o := d.ok("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":"({ seen: x })","objectGroup":"mine"}`, id))
+	oid := o["result"].(map[string]any)["objectId"].(string)
+	if props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`, oid)); !strings.Contains(fmt.Sprint(props), "value:100") {
+		t.Fatalf("object properties = %v", props)
+	}
+	d.ok("Debugger.stepOver", "")
+	if p := d.paused(); p["reason"] != "other" || topLine(p) != 2 {
+		t.Fatalf("step pause = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	p = d.paused()
+	if p["reason"] != "exception" || p["data"].(map[string]any)["value"] != float64(103) {
+		t.Fatalf("exception pause = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 104 {
+		t.Fatalf("reply = %v", v)
 	}
 }

@@ -39,6 +39,7 @@ type Debugger struct {
 	frames  []goja.StackFrame
 
 	stmts   []stmtInfo
+	throws  []throwInfo
 	scripts []*script
 
 	sessions []*Session             // Debugger.enable in force, in enable order
@@ -50,6 +51,9 @@ type Debugger struct {
 	depth    int                    // call depth the step started at
 	next     bool                   // Debugger.pause: pause at the next statement
 	active   bool                   // setBreakpointsActive
+	onThrow  string                 // setPauseOnExceptions: "none", "caught", "uncaught" or "all"
+	written  []written              // the locals changed during the last pause
+	evalIn   goja.Callable          // (scope, this, source): evaluation in a paused frame
 }
 
 type stepMode uint8
@@ -107,12 +111,20 @@ type pauseState struct {
 	depth   int
 	reason  string
 	hits    []string
+	data    goja.Value // reason "exception": the thrown value
 	resumed bool
+
+	// The paused statement's frame, for a hook that passed its locals.
+	locals   []local      // the statement's locals, the order of values
+	readOnly bool         // a pause at a throw: locals are not written back
+	scope    *goja.Object // its locals by name: the "local" scope; evaluation and setVariableValue write here
+	values   []goja.Value // the locals as the hook passed them, to tell what changed
+	this     goja.Value   // nil when the hook passed none
 }
 
 // NewDebugger returns the Debugger of a new inspectable target.
 func NewDebugger() *Debugger {
-	return &Debugger{bps: make(map[string]*breakpoint), bpAt: make(map[int][]string), active: true}
+	return &Debugger{bps: make(map[string]*breakpoint), bpAt: make(map[int][]string), active: true, onThrow: "none"}
 }
 
 // Install defines the hook global in rt, the target's realm, and records
@@ -127,7 +139,26 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	if err := o.DefineDataProperty("hit", rt.ToValue(d.hit), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
+	if err := o.DefineDataProperty("back", rt.ToValue(d.back), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	if err := o.DefineDataProperty("thrown", rt.ToValue(d.thrown), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
 	d.hookObj = o
+	// The helper of evaluateOnCallFrame, made before any script of the
+	// target runs (so with the realm's own Proxy and Function) and never
+	// instrumented. Names the scope object lacks resolve outside it; the
+	// proxy claims `arguments` so that the helper's own does not show.
+	h, err := rt.RunString(`(function (P, F) {
+  var run = F("__scope", "__src", "with (__scope) { return eval(__src); }");
+  var traps = { has: function (t, k) { return k === "arguments" || (typeof k === "string" && Object.prototype.hasOwnProperty.call(t, k)); } };
+  return function (scope, thisv, src) { return run.call(thisv, new P(scope, traps), src); };
+})(Proxy, Function)`)
+	if err != nil {
+		return err
+	}
+	d.evalIn, _ = goja.AssertFunction(h)
 	return rt.GlobalObject().DefineDataProperty(hookName, o, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }
 
@@ -177,18 +208,97 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 			pause = depth < d.depth
 		}
 	}
-	if pause {
-		d.pause(hits)
+	if !pause {
+		return goja.Undefined()
 	}
-	return goja.Undefined()
+	ps := &pauseState{reason: "other", hits: hits}
+	d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+	d.pause(ps)
+	d.written = d.written[:0]
+	if ps.scope != nil {
+		for i, l := range ps.locals {
+			if v := ps.scope.Get(l.name); !l.konst && (v == nil || !v.SameAs(ps.values[i])) {
+				d.written = append(d.written, written{i, v})
+			}
+		}
+	}
+	return d.rt.ToValue(len(d.written) > 0)
+}
+
+// frameScope fills ps's scope from what a hook passed: arr, the values of
+// locals (an array; anything else when the hook is at the top level), and
+// thisv when hasThis.
+func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr, thisv goja.Value) {
+	o, ok := arr.(*goja.Object)
+	if !ok {
+		return
+	}
+	ps.locals = locals
+	ps.scope = d.rt.NewObject()
+	_ = ps.scope.SetPrototype(nil)
+	for i, l := range locals {
+		v := o.Get(strconv.Itoa(i))
+		ps.values = append(ps.values, v)
+		w := goja.FLAG_TRUE
+		if l.konst {
+			w = goja.FLAG_FALSE
+		}
+		_ = ps.scope.DefineDataProperty(l.name, v, w, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+	if hasThis {
+		ps.this = thisv
+	}
+}
+
+// A written local is one changed while paused, for back to store.
+type written struct {
+	i int
+	v goja.Value
+}
+
+// back(i, cur) is the value local i of the statement that just paused gets:
+// its value written while paused, or cur, its own.
+func (d *Debugger) back(call goja.FunctionCall) goja.Value {
+	i := int(call.Argument(0).ToInteger())
+	for _, w := range d.written {
+		if w.i == i {
+			if w.v == nil {
+				return goja.Undefined()
+			}
+			return w.v
+		}
+	}
+	return call.Argument(1)
+}
+
+// thrown is the hook of throw statement id: it returns the thrown value,
+// after pausing with reason "exception" when setPauseOnExceptions asks for
+// it. Whether the throw is caught is judged statically (throwInfo.caught).
+func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
+	v := call.Argument(1)
+	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" {
+		return v
+	}
+	id := int(call.Argument(0).ToInteger())
+	if id < 0 || id >= len(d.throws) {
+		return v
+	}
+	caught := d.throws[id].caught
+	if d.onThrow == "all" || (d.onThrow == "caught") == caught {
+		ps := &pauseState{reason: "exception", data: v, readOnly: true}
+		d.frameScope(ps, d.throws[id].locals, d.throws[id].this, call.Argument(2), call.Argument(3))
+		d.pause(ps)
+	}
+	return v
 }
 
 // pause blocks the target in a nested loop that serves inspector commands
 // until a resume, a step, the last session leaving, or termination.
-func (d *Debugger) pause(hits []string) {
+func (d *Debugger) pause(ps *pauseState) {
 	d.pauseSeq++
-	frames := d.rt.CaptureCallStack(0, nil)
-	ps := &pauseState{seq: d.pauseSeq, frames: frames, depth: len(frames), reason: "other", hits: hits}
+	ps.seq = d.pauseSeq
+	ps.frames = d.rt.CaptureCallStack(0, nil)
+	ps.depth = len(ps.frames)
 	if ps.hits == nil {
 		ps.hits = []string{}
 	}
@@ -230,7 +340,7 @@ func (d *Debugger) detach(s *Session) {
 		}
 	}
 	if len(d.sessions) == 0 {
-		d.next = false
+		d.next, d.onThrow = false, "none"
 		d.resume(stepNone)
 		d.stepping = stepNone
 	}
@@ -348,9 +458,10 @@ type callFrame struct {
 }
 
 type pausedParams struct {
-	CallFrames     []callFrame `json:"callFrames"`
-	Reason         string      `json:"reason"`
-	HitBreakpoints []string    `json:"hitBreakpoints"`
+	CallFrames     []callFrame   `json:"callFrames"`
+	Reason         string        `json:"reason"`
+	HitBreakpoints []string      `json:"hitBreakpoints"`
+	Data           *remoteObject `json:"data,omitempty"`
 }
 
 // emitPaused queues Debugger.paused for one session, with its own objectIds.
@@ -359,6 +470,9 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 	defer func() { _ = recover() }() // an event that cannot be built is not sent
 	p := pausedParams{CallFrames: []callFrame{}, Reason: ps.reason, HitBreakpoints: ps.hits}
 	global := c.remote(d.rt.GlobalObject(), backtraceGroup)
+	if ps.data != nil {
+		p.Data = c.remote(ps.data, backtraceGroup)
+	}
 	for i, f := range ps.frames {
 		sc := d.scriptByURL(f.SrcName())
 		if sc == nil { // the hook itself and native frames
@@ -369,14 +483,21 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 		if name == "<anonymous>" && i == len(ps.frames)-1 {
 			name = "" // V8 names the top level ""
 		}
-		p.CallFrames = append(p.CallFrames, callFrame{
+		cf := callFrame{
 			CallFrameID:  strconv.Itoa(ps.seq) + "." + strconv.Itoa(len(p.CallFrames)),
 			FunctionName: name,
 			Location:     location{ScriptID: sc.id, LineNumber: max(pos.Line-1, 0), ColumnNumber: max(pos.Column-1, 0)},
 			URL:          sc.url,
 			ScopeChain:   []scopeDesc{{Type: "global", Object: global}},
 			This:         &remoteObject{Type: "undefined"},
-		})
+		}
+		if len(p.CallFrames) == 0 && ps.scope != nil { // the paused statement's own frame
+			cf.ScopeChain = append([]scopeDesc{{Type: "local", Object: c.remote(ps.scope, backtraceGroup)}}, cf.ScopeChain...)
+			if ps.this != nil {
+				cf.This = c.remote(ps.this, backtraceGroup)
+			}
+		}
+		p.CallFrames = append(p.CallFrames, cf)
 	}
 	s.emit(encodeEvent(evPaused, p))
 }

@@ -4,6 +4,9 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/dop251/goja"
 )
 
 const (
@@ -297,8 +300,12 @@ func getPossibleBreakpoints(c *call) {
 	}{locs})
 }
 
-// setPauseOnExceptions: only "none" (the default) in this version; the
-// other states are refused rather than silently not honoured.
+// setPauseOnExceptions sets when a JavaScript `throw` statement pauses
+// (reason "exception"), for every session of the target: the last state set
+// wins. "uncaught" and "caught" are judged statically at the throw site: a
+// throw is caught when it is inside the block of a try with a catch clause
+// in its own function; a throw caught by a caller counts as uncaught.
+// Errors raised by builtins (null.x, a failed call) never pause.
 func setPauseOnExceptions(c *call) {
 	var p struct {
 		State *string `json:"state"`
@@ -312,11 +319,115 @@ func setPauseOnExceptions(c *call) {
 		return
 	}
 	switch *p.State {
-	case "none":
+	case "none", "caught", "uncaught", "all":
+		d.onThrow = *p.State
 		c.reply(empty{})
-	case "caught", "uncaught", "all":
-		c.failServer("Pausing on exceptions is not supported yet: only state \"none\"")
 	default:
 		c.fail(codeInvalidParams, msgInvalidParams, "Unknown pause on exceptions mode: "+*p.State)
 	}
+}
+
+// pausedFrame finds a call frame of the current pause by its callFrameId:
+// its index (0 is the paused statement's own frame), or an answered error.
+func (c *call) pausedFrame(d *Debugger, id *string) (int, bool) {
+	if id == nil {
+		c.missing("callFrameId")
+		return 0, false
+	}
+	if d.paused == nil {
+		c.failServer(msgNotPaused)
+		return 0, false
+	}
+	seq, idx, ok := strings.Cut(*id, ".")
+	n, err := strconv.Atoi(idx)
+	if !ok || seq != strconv.Itoa(d.paused.seq) || err != nil || n < 0 || n >= len(d.paused.frames) {
+		c.failServer("Invalid call frame id")
+		return 0, false
+	}
+	return n, true
+}
+
+// evaluateOnCallFrame evaluates in the paused statement's frame, with its
+// locals and `this` (assignments to them take effect when the target
+// resumes); in any other frame, as Runtime.evaluate does, in the global scope.
+func evaluateOnCallFrame(c *call) {
+	var p struct {
+		CallFrameID *string `json:"callFrameId"`
+		evaluateParams
+	}
+	d := c.debuggerFor(true)
+	if d == nil || !c.decode(&p) {
+		return
+	}
+	if p.Expression == nil {
+		c.missing("expression")
+		return
+	}
+	n, ok := c.pausedFrame(d, p.CallFrameID)
+	if !ok || !c.refuseUnsupported(p.ThrowOnSideEffect, p.Timeout != nil, p.SerializationOptions) {
+		return
+	}
+	var v goja.Value
+	var err error
+	if ps := d.paused; n == 0 && ps.scope != nil {
+		this := ps.this
+		if this == nil {
+			this = goja.Undefined()
+		}
+		v, err = d.evalIn(goja.Undefined(), ps.scope, this, c.rt.ToValue(*p.Expression))
+	} else {
+		v, err = c.rt.RunScript("", *p.Expression)
+	}
+	c.finish(v, err, *p.Expression, p.ObjectGroup, p.ReturnByValue, false)
+}
+
+// setVariableValue writes a local of the paused statement's frame (scope 0
+// of frame 0); the target sees it when it resumes.
+func setVariableValue(c *call) {
+	var p struct {
+		ScopeNumber  *int          `json:"scopeNumber"`
+		VariableName *string       `json:"variableName"`
+		NewValue     *callArgument `json:"newValue"`
+		CallFrameID  *string       `json:"callFrameId"`
+	}
+	d := c.debuggerFor(true)
+	if d == nil || !c.decode(&p) {
+		return
+	}
+	switch {
+	case p.ScopeNumber == nil:
+		c.missing("scopeNumber")
+		return
+	case p.VariableName == nil:
+		c.missing("variableName")
+		return
+	case p.NewValue == nil:
+		c.missing("newValue")
+		return
+	}
+	n, ok := c.pausedFrame(d, p.CallFrameID)
+	if !ok {
+		return
+	}
+	ps := d.paused
+	if n != 0 || *p.ScopeNumber != 0 || ps.scope == nil || ps.readOnly {
+		c.failServer("Only the local scope of the top call frame of a pause at a statement can be written in this version")
+		return
+	}
+	v, msg := c.argument(*p.NewValue)
+	if msg != "" {
+		c.failServer(msg)
+		return
+	}
+	i := slices.IndexFunc(ps.locals, func(l local) bool { return l.name == *p.VariableName })
+	if i < 0 {
+		c.failServer("Variable not found: " + *p.VariableName)
+		return
+	}
+	if ps.locals[i].konst {
+		c.failServer("Assignment to constant variable.")
+		return
+	}
+	_ = ps.scope.Set(*p.VariableName, v)
+	c.reply(empty{})
 }

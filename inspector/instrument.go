@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"reflect"
+	"slices"
 	"strconv"
 	"unicode/utf16"
 
@@ -25,6 +26,7 @@ type script struct {
 	hash            string
 	endLine, endCol int // 0-based position of the end of the source, columns in UTF-16 units
 	stmts           []int
+	throws          int // how many of the Debugger's throws are this script's (the last ones, while compiling)
 }
 
 // A stmtInfo is one instrumented statement: the place a hook can pause.
@@ -32,6 +34,30 @@ type stmtInfo struct {
 	script    *script
 	line, col int // 0-based; columns count bytes of the line (equal to UTF-16 units for ASCII)
 	debugger  bool
+	locals    []local // the function's locals visible (and initialized) here, the order of the hook's array
+	this      bool    // the hook passes `this`
+}
+
+// A local is one variable a hook passes to the debugger.
+type local struct {
+	name  string
+	konst bool // const or class binding: never written back
+}
+
+// A fnScope is what the instrumenter knows of the function it is in: the
+// names visible so far, innermost last.
+type fnScope struct {
+	names []local
+	this  bool
+}
+
+// A throwInfo is one instrumented `throw` statement.
+type throwInfo struct {
+	script    *script
+	line, col int  // 0-based, as in stmtInfo
+	caught    bool // lexically inside the block of a try with a catch clause, in the same function
+	locals    []local
+	this      bool
 }
 
 // Compile parses source, splices a hook before every statement and compiles
@@ -63,6 +89,7 @@ func (d *Debugger) Compile(url, source string) (*goja.Program, error) {
 	p, err := goja.CompileAST(prg, false)
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]
+		d.throws = d.throws[:len(d.throws)-sc.throws]
 		return nil, err
 	}
 	d.scripts = append(d.scripts, sc)
@@ -91,10 +118,14 @@ func endPosition(src string) (line, col int) {
 }
 
 type instrumenter struct {
-	d    *Debugger
-	s    *script
-	prg  *ast.Program
-	seen map[seenKey]bool
+	d       *Debugger
+	s       *script
+	prg     *ast.Program
+	seen    map[seenKey]bool
+	try     int      // enclosing try blocks with a catch clause, within the current function
+	fn      *fnScope // nil at the top level of the script
+	derived bool     // inside a class with an extends clause
+	ctor    bool     // the next function is the constructor of a derived class (no `this` before super())
 }
 
 // seenKey identifies a visited node: a pointer and its type, since a
@@ -110,7 +141,96 @@ var (
 	typeLabelled  = reflect.TypeFor[ast.LabelledStatement]()
 	typeFile      = reflect.TypeFor[*file.File]()
 	typeStmtBlock = reflect.TypeFor[*ast.BlockStatement]()
+	typeThrow     = reflect.TypeFor[ast.ThrowStatement]()
+	typeTry       = reflect.TypeFor[ast.TryStatement]()
+	typeFunc      = reflect.TypeFor[ast.FunctionLiteral]()
+	typeArrow     = reflect.TypeFor[ast.ArrowFunctionLiteral]()
+	typeClass     = reflect.TypeFor[ast.ClassLiteral]()
+	typeStatic    = reflect.TypeFor[ast.ClassStaticBlock]()
+	typeMethod    = reflect.TypeFor[ast.MethodDefinition]()
+	typeFor       = reflect.TypeFor[ast.ForStatement]()
+	typeForIn     = reflect.TypeFor[ast.ForInStatement]()
+	typeForOf     = reflect.TypeFor[ast.ForOfStatement]()
+	typeCatch     = reflect.TypeFor[ast.CatchStatement]()
 )
+
+// bindingNames appends the simple identifiers bound by bs.
+func bindingNames(out []local, konst bool, bs []*ast.Binding) []local {
+	for _, b := range bs {
+		if id, ok := b.Target.(*ast.Identifier); ok {
+			out = append(out, local{name: string(id.Name), konst: konst})
+		}
+	}
+	return out
+}
+
+// params appends the simple parameter names of pl, the rest one included.
+func params(out []local, pl *ast.ParameterList) []local {
+	if pl == nil {
+		return out
+	}
+	out = bindingNames(out, false, pl.List)
+	if id, ok := pl.Rest.(*ast.Identifier); ok {
+		out = append(out, local{name: string(id.Name)})
+	}
+	return out
+}
+
+// enter returns the scope of a function, a method or a static block.
+func (in *instrumenter) enter(v reflect.Value) *fnScope {
+	fs := &fnScope{}
+	var decls []*ast.VariableDeclaration
+	switch n := v.Addr().Interface().(type) {
+	case *ast.FunctionLiteral:
+		fs.this = !in.ctor
+		fs.names = params(fs.names, n.ParameterList)
+		decls = n.DeclarationList
+	case *ast.ArrowFunctionLiteral:
+		fs.names = params(fs.names, n.ParameterList)
+		decls = n.DeclarationList
+	case *ast.ClassStaticBlock:
+		fs.this = true
+		decls = n.DeclarationList
+	}
+	in.ctor = false
+	for _, d := range decls {
+		fs.names = bindingNames(fs.names, false, d.List)
+	}
+	return fs
+}
+
+// push makes names visible in the current function until the returned
+// function is called.
+func (in *instrumenter) push(names []local) func() {
+	fs := in.fn
+	if fs == nil || len(names) == 0 {
+		return func() {}
+	}
+	n := len(fs.names)
+	fs.names = append(fs.names, names...)
+	return func() { fs.names = fs.names[:n] }
+}
+
+// visible returns the names of the current function a hook passes: the
+// innermost binding of each name, never `arguments` (goja mishandles it in
+// arrow functions).
+func (in *instrumenter) visible() []local {
+	if in.fn == nil {
+		return nil
+	}
+	seen := make(map[string]bool)
+	var out []local
+	for i := len(in.fn.names) - 1; i >= 0; i-- {
+		l := in.fn.names[i]
+		if seen[l.name] || l.name == "arguments" {
+			continue
+		}
+		seen[l.name] = true
+		out = append(out, l)
+	}
+	slices.Reverse(out)
+	return out
+}
 
 // walk descends through every exported field of the AST (goja's ast package
 // has no visitor), instruments every statement list and wraps every
@@ -140,18 +260,59 @@ func (in *instrumenter) walk(v reflect.Value) {
 		}
 	case reflect.Struct:
 		t := v.Type()
+		if t == typeFunc || t == typeArrow || t == typeClass || t == typeStatic { // a try outside does not catch in here
+			saved, savedFn := in.try, in.fn
+			in.try = 0
+			if t != typeClass {
+				in.fn = in.enter(v)
+			}
+			defer func() { in.try, in.fn = saved, savedFn }()
+		}
+		switch t {
+		case typeClass:
+			derived := !v.FieldByName("SuperClass").IsNil()
+			defer func(saved bool) { in.derived = saved }(in.derived)
+			in.derived = derived
+		case typeMethod:
+			md := v.Addr().Interface().(*ast.MethodDefinition)
+			if in.derived && !md.Static && md.Kind == ast.PropertyKindMethod && propName(md.Key) == "constructor" {
+				in.ctor = true
+			}
+		case typeFor:
+			if ld, ok := v.Addr().Interface().(*ast.ForStatement).Initializer.(*ast.ForLoopInitializerLexicalDecl); ok {
+				defer in.push(bindingNames(nil, ld.LexicalDeclaration.Token == token.CONST, ld.LexicalDeclaration.List))()
+			}
+		case typeForIn, typeForOf:
+			if fd, ok := v.FieldByName("Into").Interface().(*ast.ForDeclaration); ok {
+				if id, ok := fd.Target.(*ast.Identifier); ok {
+					defer in.push([]local{{name: string(id.Name), konst: fd.IsConst}})()
+				}
+			}
+		case typeCatch:
+			if id, ok := v.Addr().Interface().(*ast.CatchStatement).Parameter.(*ast.Identifier); ok {
+				defer in.push([]local{{name: string(id.Name)}})()
+			}
+		}
 		for i := range v.NumField() {
 			if !t.Field(i).IsExported() {
 				continue
 			}
 			f := v.Field(i)
-			in.walk(f)
+			if f.Type() == typeStmtList && f.CanSet() {
+				f.Set(reflect.ValueOf(in.list(f.Interface().([]ast.Statement))))
+				continue
+			}
+			if t == typeTry && t.Field(i).Name == "Body" && !v.FieldByName("Catch").IsNil() {
+				in.try++
+				in.walk(f)
+				in.try--
+			} else {
+				in.walk(f)
+			}
 			if !f.CanSet() {
 				continue
 			}
 			switch {
-			case f.Type() == typeStmtList:
-				f.Set(reflect.ValueOf(in.list(f.Interface().([]ast.Statement))))
 			case f.Type() == typeStmt && t != typeLabelled && !f.IsNil() && f.Elem().Type() != typeStmtBlock:
 				st := f.Interface().(ast.Statement)
 				if h := in.hook(st); h != nil {
@@ -159,14 +320,56 @@ func (in *instrumenter) walk(v reflect.Value) {
 				}
 			}
 		}
+		if t == typeThrow && v.CanAddr() {
+			in.throw(v.Addr().Interface().(*ast.ThrowStatement))
+		}
 	}
 }
 
-// list returns stmts with a hook before each statement that gets one. The
-// leading directives ("use strict") stay first.
+// throw rewrites `throw e` into `throw __jsworker_dbg.thrown(N, e)`, every
+// position at the statement's first character, and records throw N. The
+// hook returns e unchanged after pausing if it should (a Go call per throw,
+// nothing per statement); e is evaluated once, before the hook.
+func (in *instrumenter) throw(ts *ast.ThrowStatement) {
+	idx := ts.Throw
+	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
+	id := len(in.d.throws)
+	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: in.try > 0, locals: in.visible()}
+	args := []ast.Expression{&ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(id), Value: int64(id)}, ts.Argument}
+	if in.fn != nil { // the locals, read only: `throw thrown(N, e, [a, b], this)`
+		info.this = in.fn.this
+		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
+		for _, l := range info.locals {
+			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
+		}
+		args = append(args, arr)
+		if info.this {
+			args = append(args, &ast.ThisExpression{Idx: idx})
+		}
+	}
+	in.d.throws = append(in.d.throws, info)
+	in.s.throws++
+	ts.Argument = &ast.CallExpression{
+		Callee: &ast.DotExpression{
+			Left:       &ast.Identifier{Name: hookName, Idx: idx},
+			Identifier: ast.Identifier{Name: "thrown", Idx: idx},
+		},
+		LeftParenthesis:  idx,
+		ArgumentList:     args,
+		RightParenthesis: idx,
+	}
+}
+
+// list walks stmts and returns them with a hook before each statement that
+// gets one. The leading directives ("use strict") stay first. A let, const
+// or class declaration makes its names visible to the hooks after it.
 func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(stmts))
 	prologue := true
+	if in.fn != nil {
+		n := len(in.fn.names)
+		defer func(fs *fnScope) { fs.names = fs.names[:n] }(in.fn)
+	}
 	for _, st := range stmts {
 		if prologue {
 			if es, ok := st.(*ast.ExpressionStatement); ok {
@@ -180,9 +383,31 @@ func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 		if h := in.hook(st); h != nil {
 			out = append(out, h)
 		}
+		in.walk(reflect.ValueOf(st))
 		out = append(out, st)
+		if in.fn != nil {
+			switch d := st.(type) {
+			case *ast.LexicalDeclaration:
+				in.fn.names = bindingNames(in.fn.names, d.Token == token.CONST, d.List)
+			case *ast.ClassDeclaration:
+				if d.Class.Name != nil {
+					in.fn.names = append(in.fn.names, local{name: string(d.Class.Name.Name), konst: true})
+				}
+			}
+		}
 	}
 	return out
+}
+
+// propName is the name of a non-computed property key, or "".
+func propName(e ast.Expression) string {
+	switch k := e.(type) {
+	case *ast.Identifier:
+		return string(k.Name)
+	case *ast.StringLiteral:
+		return string(k.Value)
+	}
+	return ""
 }
 
 // hook builds `__jsworker_dbg.on && __jsworker_dbg.hit(N)` for st, with every
@@ -197,7 +422,11 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
 	id := len(in.d.stmts)
 	_, isDebugger := st.(*ast.DebuggerStatement)
-	in.d.stmts = append(in.d.stmts, stmtInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, debugger: isDebugger})
+	info := stmtInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, debugger: isDebugger, locals: in.visible()}
+	if in.fn != nil {
+		info.this = in.fn.this
+	}
+	in.d.stmts = append(in.d.stmts, info)
 	in.s.stmts = append(in.s.stmts, id)
 	member := func(name string) *ast.DotExpression {
 		return &ast.DotExpression{
@@ -205,14 +434,37 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 			Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
 		}
 	}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{
-		Operator: token.LOGICAL_AND,
-		Left:     member("on"),
-		Right: &ast.CallExpression{
-			Callee:           member("hit"),
-			LeftParenthesis:  idx,
-			ArgumentList:     []ast.Expression{&ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(id), Value: int64(id)}},
-			RightParenthesis: idx,
-		},
-	}}
+	num := func(n int) ast.Expression {
+		return &ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(n), Value: int64(n)}
+	}
+	call := func(name string, args ...ast.Expression) ast.Expression {
+		return &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
+	}
+	args := []ast.Expression{num(id)}
+	var back []ast.Expression
+	if in.fn != nil {
+		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
+		for i, l := range info.locals {
+			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
+			if !l.konst {
+				back = append(back, &ast.AssignExpression{
+					Operator: token.ASSIGN,
+					Left:     &ast.Identifier{Name: unistring.String(l.name), Idx: idx},
+					Right:    call("back", num(i), &ast.Identifier{Name: unistring.String(l.name), Idx: idx}),
+				})
+			}
+		}
+		args = append(args, arr)
+		if info.this {
+			args = append(args, &ast.ThisExpression{Idx: idx})
+		}
+	}
+	// `on && (hit(N, [a, b], this) && (a = back(0, a), b = back(1, b)))`:
+	// nested to the right, so that with the hooks off it is one test and
+	// one jump; the assignments store writes made while paused.
+	e := call("hit", args...)
+	if len(back) > 0 {
+		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
+	}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: member("on"), Right: e}}
 }

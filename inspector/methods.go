@@ -13,6 +13,7 @@ var (
 	Methods = []string{
 		"Debugger.disable",
 		"Debugger.enable",
+		"Debugger.evaluateOnCallFrame",
 		"Debugger.getPossibleBreakpoints",
 		"Debugger.getScriptSource",
 		"Debugger.pause",
@@ -22,6 +23,7 @@ var (
 		"Debugger.setBreakpointByUrl",
 		"Debugger.setBreakpointsActive",
 		"Debugger.setPauseOnExceptions",
+		"Debugger.setVariableValue",
 		"Debugger.stepInto",
 		"Debugger.stepOut",
 		"Debugger.stepOver",
@@ -72,6 +74,8 @@ type handler func(c *call)
 var handlers = map[string]handler{
 	"Debugger.disable":                debuggerDisable,
 	"Debugger.enable":                 debuggerEnable,
+	"Debugger.evaluateOnCallFrame":    evaluateOnCallFrame,
+	"Debugger.setVariableValue":       setVariableValue,
 	"Debugger.getPossibleBreakpoints": getPossibleBreakpoints,
 	"Debugger.getScriptSource":        getScriptSource,
 	"Debugger.pause":                  debuggerPause,

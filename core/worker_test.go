@@ -268,11 +268,20 @@ func TestWorker_Timers(t *testing.T) {
 		setTimeout(function () { postMessage(log.join(" ")); }, 60);`
 	w := spawn(t, src, core.Options{})
 	got := recv(t, w, goja.New()).String()
-	want := "micro z0 z1 z2 z3 z4 imm i1 i2 i3 t10xy t20"
-	// The interval's ticks interleave with the 10 ms timer only by
-	// timing; check the order of everything else and the three ticks.
-	if strings.ReplaceAll(got, " i1 i2 i3", "") != strings.ReplaceAll(want, " i1 i2 i3", "") || !strings.Contains(got, "i1") || strings.Contains(got, "i4") || strings.Index(got, "i1") > strings.Index(got, "i3") {
-		t.Fatalf("timer log = %q, want %q", got, want)
+	// Only the orders the loop guarantees are checked: a stalled machine
+	// may let timers become due before the immediate runs, and the
+	// interval's ticks interleave with the 10 ms timer by timing.
+	before := func(a, b string) bool {
+		i, j := strings.Index(got, a), strings.Index(got, b)
+		return i >= 0 && j >= 0 && i < j
+	}
+	ok := strings.HasPrefix(got, "micro ") &&
+		before("z0", "z1") && before("z1", "z2") && before("z2", "z3") && before("z3", "z4") &&
+		before("z4", "t10xy") && before("t10xy", "t20") &&
+		before("i1", "i2") && before("i2", "i3") && !strings.Contains(got, "i4") &&
+		strings.Count(got, "imm") == 1 && !strings.Contains(got, "never")
+	if !ok {
+		t.Fatalf("timer log = %q", got)
 	}
 }
 

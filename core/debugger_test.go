@@ -523,3 +523,72 @@ func TestDebugger_IssueScenario(t *testing.T) {
 		t.Fatalf("reply = %v", v)
 	}
 }
+
+// TestDebugger_ConditionalBreakpoint: a condition sees the frame's locals; a
+// falsy or throwing one does not pause; code it calls never pauses; while
+// setSkipAllPauses is on nothing pauses.
+func TestDebugger_ConditionalBreakpoint(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `function big(n) {
+  return n > 10;
+}
+onmessage = function (e) {
+  var x = e.data;
+  x += 1;
+  postMessage(x);
+};`, core.Options{Filename: "cond.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	d.ok("Debugger.setBreakpointByUrl", `{"url":"cond.js","lineNumber":1}`)
+	d.ok("Debugger.setBreakpointByUrl", `{"url":"cond.js","lineNumber":5,"condition":"big(x)"}`)
+	d.ok("Debugger.setBreakpointByUrl", `{"url":"cond.js","lineNumber":6,"condition":"nope.x"}`)
+	w.PostMessage(rt, rt.ToValue(1))
+	if v := recv(t, w, rt); v.ToInteger() != 2 {
+		t.Fatalf("reply = %v", v)
+	}
+	w.PostMessage(rt, rt.ToValue(20))
+	p := d.paused()
+	if topLine(p) != 5 {
+		t.Fatalf("paused = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 21 {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.setSkipAllPauses", `{"skip":true}`)
+	w.PostMessage(rt, rt.ToValue(30))
+	if v := recv(t, w, rt); v.ToInteger() != 31 {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.setSkipAllPauses", `{"skip":false}`)
+	w.PostMessage(rt, rt.ToValue(40))
+	if p := d.paused(); topLine(p) != 5 {
+		t.Fatalf("paused = %v", p)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 41 {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_OwnerDetachResumes: the session that enabled first owns the
+// pause; an observer's resume is refused; detaching the owner while paused
+// resumes the worker and the observer sees Debugger.resumed.
+func TestDebugger_OwnerDetachResumes(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = function (e) { debugger; postMessage(e.data); };`, core.Options{Inspectable: true})
+	owner, obs := attach(t, w), attach(t, w)
+	owner.ok("Debugger.enable", "")
+	obs.ok("Debugger.enable", "")
+	w.PostMessage(rt, rt.ToValue(3))
+	obs.paused()
+	owner.paused()
+	if m := obs.send("Debugger.resume", ""); m["error"] == nil {
+		t.Fatalf("observer resumed: %v", m)
+	}
+	w.DetachInspectorSession(owner.s)
+	cdp(t, obs.s, event("Debugger.resumed"))
+	if v := recv(t, w, rt); v.ToInteger() != 3 {
+		t.Fatalf("reply after the owner detached = %v", v)
+	}
+}

@@ -52,6 +52,9 @@ type Debugger struct {
 	next     bool                   // Debugger.pause: pause at the next statement
 	active   bool                   // setBreakpointsActive
 	onThrow  string                 // setPauseOnExceptions: "none", "caught", "uncaught" or "all"
+	skipAll  bool                   // setSkipAllPauses
+	asker    *Session               // the session whose Debugger.pause or step is pending: it owns the next pause
+	quiet    bool                   // a breakpoint condition is being evaluated: never pause
 	written  []written              // the locals changed during the last pause
 	evalIn   goja.Callable          // (scope, this, source): evaluation in a paused frame
 }
@@ -74,6 +77,7 @@ type breakpoint struct {
 	fixed bool           // set by scriptId (Debugger.setBreakpoint): never resolves in other scripts
 	line  int
 	col   int
+	cond  string // condition: pause only when it evaluates truthy in the frame
 }
 
 // resolveIn adds sc's statement for bp, if sc matches and has one.
@@ -113,6 +117,7 @@ type pauseState struct {
 	hits    []string
 	data    goja.Value // reason "exception": the thrown value
 	resumed bool
+	owner   *Session // the session that may resume or step; the others observe
 
 	// The paused statement's frame, for a hook that passed its locals.
 	locals   []local      // the statement's locals, the order of values
@@ -185,7 +190,7 @@ func (d *Debugger) callDepth() int {
 
 // hit is the hook before statement id: it decides whether to pause there.
 func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
-	if d.paused != nil || len(d.sessions) == 0 { // evaluation while paused never pauses again
+	if d.paused != nil || len(d.sessions) == 0 || d.skipAll || d.quiet { // evaluation while paused never pauses again
 		return goja.Undefined()
 	}
 	id := int(call.Argument(0).ToInteger())
@@ -193,8 +198,24 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 		return goja.Undefined()
 	}
 	var hits []string
+	var ps *pauseState
 	if d.active {
-		hits = slices.Clone(d.bpAt[id])
+		for _, bid := range d.bpAt[id] {
+			bp := d.bps[bid]
+			if bp == nil {
+				continue
+			}
+			if bp.cond != "" {
+				if ps == nil {
+					ps = &pauseState{reason: "other"}
+					d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+				}
+				if !d.condition(ps, bp.cond) {
+					continue
+				}
+			}
+			hits = append(hits, bid)
+		}
 	}
 	pause := len(hits) > 0 || d.next || d.stmts[id].debugger
 	if !pause && d.stepping != stepNone {
@@ -211,8 +232,11 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	if !pause {
 		return goja.Undefined()
 	}
-	ps := &pauseState{reason: "other", hits: hits}
-	d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+	if ps == nil {
+		ps = &pauseState{reason: "other"}
+		d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+	}
+	ps.hits = hits
 	d.pause(ps)
 	d.written = d.written[:0]
 	if ps.scope != nil {
@@ -250,6 +274,25 @@ func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr,
 	}
 }
 
+// condition evaluates a breakpoint condition in the statement's frame (its
+// locals and this, as evaluateOnCallFrame; the global scope at the top level)
+// and reports whether it is truthy. A condition that throws is false. Nothing
+// pauses while it runs.
+func (d *Debugger) condition(ps *pauseState, src string) bool {
+	scope, this := ps.scope, ps.this
+	if scope == nil {
+		scope = d.rt.NewObject()
+		_ = scope.SetPrototype(nil)
+	}
+	if this == nil {
+		this = goja.Undefined()
+	}
+	d.quiet = true
+	defer func() { d.quiet = false }()
+	v, err := d.evalIn(goja.Undefined(), scope, this, d.rt.ToValue(src))
+	return err == nil && v.ToBoolean()
+}
+
 // A written local is one changed while paused, for back to store.
 type written struct {
 	i int
@@ -276,7 +319,7 @@ func (d *Debugger) back(call goja.FunctionCall) goja.Value {
 // it. Whether the throw is caught is judged statically (throwInfo.caught).
 func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	v := call.Argument(1)
-	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" {
+	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" || d.skipAll || d.quiet {
 		return v
 	}
 	id := int(call.Argument(0).ToInteger())
@@ -304,9 +347,17 @@ func (d *Debugger) pause(ps *pauseState) {
 	}
 	d.paused = ps
 	d.next, d.stepping = false, stepNone
-	for _, s := range slices.Clone(d.sessions) {
-		s.emitPaused(d, ps)
+	ps.owner = d.sessions[0]
+	if d.asker != nil && slices.Contains(d.sessions, d.asker) {
+		ps.owner = d.asker
 	}
+	d.asker = nil
+	for _, s := range slices.Clone(d.sessions) { // observers first, the owner last
+		if s != ps.owner {
+			s.emitPaused(d, ps)
+		}
+	}
+	ps.owner.emitPaused(d, ps)
 	d.host.ServePaused(func() bool { return ps.resumed })
 	d.paused = nil
 	for _, s := range slices.Clone(d.sessions) {
@@ -334,13 +385,19 @@ func (d *Debugger) detach(s *Session) {
 		return
 	}
 	d.sessions = slices.Delete(d.sessions, i, i+1)
+	if d.asker == s {
+		d.asker = nil
+	}
+	if d.paused != nil && d.paused.owner == s { // the owner leaves: the pause ends
+		d.resume(stepNone)
+	}
 	for id, bp := range d.bps {
 		if bp.owner == s {
 			d.removeBreakpoint(id)
 		}
 	}
 	if len(d.sessions) == 0 {
-		d.next, d.onThrow = false, "none"
+		d.next, d.onThrow, d.skipAll = false, "none", false
 		d.resume(stepNone)
 		d.stepping = stepNone
 	}
@@ -356,9 +413,10 @@ func (d *Debugger) scriptByID(id string) *script {
 	return nil
 }
 
-func (d *Debugger) scriptByURL(url string) *script {
+// scriptByFile returns the script compiled with the file name of a frame.
+func (d *Debugger) scriptByFile(file string) *script {
 	for _, sc := range d.scripts {
-		if sc.url == url {
+		if sc.file == file {
 			return sc
 		}
 	}
@@ -474,7 +532,7 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 		p.Data = c.remote(ps.data, backtraceGroup)
 	}
 	for i, f := range ps.frames {
-		sc := d.scriptByURL(f.SrcName())
+		sc := d.scriptByFile(f.SrcName())
 		if sc == nil { // the hook itself and native frames
 			continue
 		}

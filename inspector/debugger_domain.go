@@ -14,6 +14,7 @@ const (
 		"(core.Options.Inspectable, the C option ZJSWorkerOptions.inspectable, or JSWORKER_INSPECT=1 in the environment)"
 	msgDebuggerOff = "Debugger agent is not enabled"
 	msgNotPaused   = "Can only perform operation while paused."
+	msgNotOwner    = "Another session owns this pause: only it can resume or step"
 )
 
 // debuggerFor returns the target's Debugger for a Debugger-domain command,
@@ -73,7 +74,7 @@ func debuggerPause(c *call) {
 		return
 	}
 	if d.paused == nil {
-		d.next = true
+		d.next, d.asker = true, c.s
 	}
 	c.reply(empty{})
 }
@@ -88,7 +89,14 @@ func stepper(mode stepMode) handler {
 			c.failServer(msgNotPaused)
 			return
 		}
+		if d.paused.owner != c.s {
+			c.failServer(msgNotOwner)
+			return
+		}
 		d.resume(mode)
+		if mode != stepNone {
+			d.asker = c.s
+		}
 		c.reply(empty{})
 	}
 }
@@ -138,11 +146,10 @@ func setBreakpointByURL(c *call) {
 		c.failServer("Either url or urlRegex must be specified.")
 		return
 	}
-	if p.Condition != nil && *p.Condition != "" {
-		c.failServer("Conditional breakpoints are not supported yet")
-		return
-	}
 	bp := &breakpoint{owner: c.s, line: *p.LineNumber}
+	if p.Condition != nil {
+		bp.cond = *p.Condition
+	}
 	if p.ColumnNumber != nil {
 		bp.col = *p.ColumnNumber
 	}
@@ -208,9 +215,28 @@ func setBreakpointsActive(c *call) {
 	c.reply(empty{})
 }
 
+// setSkipAllPauses: while skip is true no breakpoint, debugger statement,
+// Debugger.pause, step or exception pauses the target. For the whole target;
+// reset when no session has the domain enabled.
+func setSkipAllPauses(c *call) {
+	var p struct {
+		Skip *bool `json:"skip"`
+	}
+	d := c.debuggerFor(true)
+	if d == nil || !c.decode(&p) {
+		return
+	}
+	if p.Skip == nil {
+		c.missing("skip")
+		return
+	}
+	d.skipAll = *p.Skip
+	c.reply(empty{})
+}
+
 func (s *Session) emitScriptParsed(sc *script) {
 	s.emit(encodeEvent(evScriptParsed, scriptParsedParams{
-		ScriptID: sc.id, URL: sc.url,
+		ScriptID: sc.id, URL: sc.url, HasSourceURL: sc.hasURL,
 		EndLine: sc.endLine, EndColumn: sc.endCol,
 		ExecutionContextID: s.ctx.ID,
 		Hash:               sc.hash,
@@ -234,10 +260,6 @@ func setBreakpoint(c *call) {
 		c.missing("location")
 		return
 	}
-	if p.Condition != nil && *p.Condition != "" {
-		c.failServer("Conditional breakpoints are not supported yet")
-		return
-	}
 	sc := d.scriptByID(p.Location.ScriptID)
 	if sc == nil {
 		c.failServer("Could not resolve breakpoint")
@@ -254,7 +276,11 @@ func setBreakpoint(c *call) {
 		c.failServer("Breakpoint at specified location already exists.")
 		return
 	}
-	d.bps[id] = &breakpoint{id: id, owner: c.s, stmts: []int{st}, line: loc.LineNumber, col: loc.ColumnNumber, fixed: true}
+	bp := &breakpoint{id: id, owner: c.s, stmts: []int{st}, line: loc.LineNumber, col: loc.ColumnNumber, fixed: true}
+	if p.Condition != nil {
+		bp.cond = *p.Condition
+	}
+	d.bps[id] = bp
 	d.bpAt[st] = append(d.bpAt[st], id)
 	c.reply(struct {
 		BreakpointID   string   `json:"breakpointId"`

@@ -4,8 +4,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 
 	"github.com/dop251/goja"
@@ -23,6 +25,8 @@ const hookName = "__jsworker_dbg"
 // A script is one compiled source of an inspectable target.
 type script struct {
 	id, url, source string
+	file            string // the name the program was compiled with (frames' SrcName); url differs with a sourceURL comment
+	hasURL          bool   // url comes from a sourceURL comment
 	hash            string
 	endLine, endCol int // 0-based position of the end of the source, columns in UTF-16 units
 	stmts           []int
@@ -60,6 +64,23 @@ type throwInfo struct {
 	this      bool
 }
 
+// sourceURLComment matches a line that is only a `//# sourceURL=name`
+// comment (or the old `//@` form).
+var sourceURLComment = regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceURL=[ \t]*([^\s'"]+)[ \t]*\r?$`)
+
+// sourceURL returns the name of source's last sourceURL comment line and
+// true, or url and false when there is none.
+func sourceURL(source, url string) (string, bool) {
+	if !strings.Contains(source, "sourceURL=") {
+		return url, false
+	}
+	m := sourceURLComment.FindAllStringSubmatch(source, -1)
+	if len(m) == 0 {
+		return url, false
+	}
+	return m[len(m)-1][1], true
+}
+
 // Compile parses source, splices a hook before every statement and compiles
 // the result. Every hook carries the position of its statement in every
 // position field, so Error.stack, CaptureCallStack and Function.prototype.
@@ -79,10 +100,11 @@ func (d *Debugger) Compile(url, source string) (*goja.Program, error) {
 	sum := sha256.Sum256([]byte(source))
 	sc := &script{
 		id:     strconv.Itoa(len(d.scripts) + 1),
-		url:    url,
+		file:   url,
 		source: source,
 		hash:   hex.EncodeToString(sum[:]),
 	}
+	sc.url, sc.hasURL = sourceURL(source, url)
 	sc.endLine, sc.endCol = endPosition(source)
 	in := instrumenter{d: d, s: sc, prg: prg, seen: make(map[seenKey]bool)}
 	in.walk(reflect.ValueOf(prg))

@@ -62,7 +62,7 @@ deps: ## Check the tools (go, gcc, g++, cmake, nm); as root with apt-get, instal
 			exit 1; \
 		fi; \
 	fi
-	@echo "deps: $$($(GO) version | cut -d' ' -f3-), $$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), $$($(CMAKE) --version | head -n1)"
+	@echo "deps: $$($(GO) version | cut -d' ' -f3-), $$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), $$($(CMAKE) --version | sed -n 1p)"
 
 check: fmtcheck vet staticcheck tidycheck ## Pre-flight for a pull request: gofmt, go vet, staticcheck, go mod tidy
 

@@ -90,6 +90,7 @@ typedef struct jsw_worker_options {
     bool inspectable;
     uintptr_t errorCallback;
     uintptr_t errorUserData;
+    bool waitForDebugger;
 } jsw_worker_options;
 
 /* ZJSInspectorTargetInfo. */

@@ -141,6 +141,7 @@ func readOptions(p unsafe.Pointer) (workerConfig, error) {
 	cfg.opts.DedicatedThread = bool(o.dedicatedThread)
 	cfg.inspectable = bool(o.inspectable)
 	cfg.errFn, cfg.errUD = uintptr(o.errorCallback), uintptr(o.errorUserData)
+	cfg.opts.WaitForDebugger = bool(o.waitForDebugger)
 	return cfg, nil
 }
 

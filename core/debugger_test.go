@@ -592,3 +592,48 @@ func TestDebugger_OwnerDetachResumes(t *testing.T) {
 		t.Fatalf("reply after the owner detached = %v", v)
 	}
 }
+
+// TestDebugger_WaitForDebugger: a worker created with WaitForDebugger runs
+// nothing (not even queued messages) until runIfWaitingForDebugger; with the
+// Debugger enabled it then pauses at its first statement ("Break on start").
+// A second runIfWaitingForDebugger is a no-op.
+func TestDebugger_WaitForDebugger(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `var started = 1;
+onmessage = (e) => postMessage(e.data + started);`, core.Options{Filename: "brk.js", Inspectable: true, WaitForDebugger: true})
+	if err := w.PostMessage(rt, rt.ToValue(41)); err != nil {
+		t.Fatal(err)
+	}
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	// Served while waiting, before the script ran.
+	if got := d.ok("Runtime.evaluate", `{"expression":"typeof started"}`)["result"].(map[string]any)["value"]; got != "undefined" {
+		t.Fatalf("the script ran before runIfWaitingForDebugger: typeof started = %v", got)
+	}
+	if _, err := w.Receive(rt, 0); err != core.ErrNoMessage {
+		t.Fatalf("the worker served a message while waiting: %v", err)
+	}
+	d.ok("Runtime.runIfWaitingForDebugger", "")
+	p := d.paused()
+	if p["reason"] != "Break on start" || topLine(p) != 0 {
+		t.Fatalf("paused = %v", p)
+	}
+	d.ok("Runtime.runIfWaitingForDebugger", "")
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 42 {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_WaitForDebuggerTerminate: Terminate ends a worker that is
+// still waiting for a debugger, without running its script.
+func TestDebugger_WaitForDebuggerTerminate(t *testing.T) {
+	w := spawn(t, `postMessage("ran");`, core.Options{WaitForDebugger: true})
+	w.Terminate()
+	if err := w.Join(10 * time.Second); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := w.ReceiveFrame(0); err != core.ErrClosed {
+		t.Fatalf("the script ran: %v %v", f, err)
+	}
+}

@@ -51,6 +51,27 @@ func (t workerTarget) ServePaused(resumed func() bool) {
 	}
 }
 
+// RunIfWaiting releases a worker held by Options.WaitForDebugger. It runs on
+// the worker's thread (an inspector command) and reports whether the worker
+// was waiting.
+func (t workerTarget) RunIfWaiting() bool {
+	w := t.w
+	if !w.opts.WaitForDebugger || w.debuggerReleased {
+		return false
+	}
+	w.debuggerReleased = true
+	return true
+}
+
+// waitForDebugger holds the worker before its script runs, serving inspector
+// commands, until a session sends Runtime.runIfWaitingForDebugger or the
+// worker is terminated (Options.WaitForDebugger).
+func (w *Worker) waitForDebugger() {
+	if w.opts.WaitForDebugger {
+		workerTarget{w}.ServePaused(func() bool { return w.debuggerReleased })
+	}
+}
+
 func (t workerTarget) Context() inspector.ContextInfo {
 	name := t.w.name
 	if name == "" {

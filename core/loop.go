@@ -33,6 +33,8 @@ type loopState struct {
 	global          *goja.Object
 	errorCtor       *goja.Object // the realm's original Error and RangeError
 	rangeError      *goja.Object
+
+	debuggerReleased bool // Options.WaitForDebugger: runIfWaitingForDebugger came
 }
 
 // loop serves the worker until it is terminated, or closed and drained.

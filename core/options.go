@@ -54,6 +54,15 @@ type Options struct {
 	// Debugger.enable answers an error naming this option.
 	Inspectable bool
 
+	// WaitForDebugger holds the worker after its globals are set up and
+	// before its script runs, until an inspector session sends
+	// Runtime.runIfWaitingForDebugger (Node's --inspect-brk). Meanwhile the
+	// worker serves inspector commands only; messages and timers wait, and
+	// Terminate still ends it. If the releasing session has the Debugger
+	// domain enabled on an inspectable worker, the script then pauses at its
+	// first statement (reason "Break on start").
+	WaitForDebugger bool
+
 	// Setup, if not nil, runs on the worker's thread after the worker
 	// globals are installed and before the script runs. Embedders use it to
 	// add host functions. A host function that blocks must also return

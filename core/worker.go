@@ -380,6 +380,9 @@ func (w *Worker) run() {
 		}
 		return
 	}
+	if w.waitForDebugger(); w.isTerminating() {
+		return
+	}
 	w.macrotask(func() error {
 		_, err := w.rt.RunProgram(w.prg)
 		return err

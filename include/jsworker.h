@@ -1016,6 +1016,11 @@ typedef struct ZJSChannelLimits {
 @field errorCallback Receives the worker's unhandled errors from its first statement on; NULL writes them to
  standard error. See ZJSWorkerSetErrorCallback.
 @field errorUserData Passed to errorCallback.
+@field waitForDebugger true to hold the worker before its script runs until an inspector session sends
+ Runtime.runIfWaitingForDebugger (Node's --inspect-brk). Meanwhile it serves inspector commands only; messages wait
+ and JSWorkerTerminate still ends it. On an inspectable worker whose releasing session enabled the Debugger domain,
+ the script then pauses at its first statement (reason "Break on start"). Hosts built against an older header pass a
+ smaller size and get false.
 */
 typedef struct ZJSWorkerOptions {
     size_t size;
@@ -1028,6 +1033,7 @@ typedef struct ZJSWorkerOptions {
     bool inspectable;
     ZJSWorkerErrorCallback errorCallback;
     void *errorUserData;
+    bool waitForDebugger;
 } ZJSWorkerOptions;
 
 /*!

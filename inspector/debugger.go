@@ -50,6 +50,7 @@ type Debugger struct {
 	stepping stepMode               // armed by a step command
 	depth    int                    // call depth the step started at
 	next     bool                   // Debugger.pause: pause at the next statement
+	nextWhy  string                 // the reason of that pause: "other", or "Break on start" (runIfWaitingForDebugger)
 	active   bool                   // setBreakpointsActive
 	onThrow  string                 // setPauseOnExceptions: "none", "caught", "uncaught" or "all"
 	skipAll  bool                   // setSkipAllPauses
@@ -236,6 +237,9 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 		ps = &pauseState{reason: "other"}
 		d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 	}
+	if d.next && len(hits) == 0 && d.nextWhy != "" {
+		ps.reason = d.nextWhy
+	}
 	ps.hits = hits
 	d.pause(ps)
 	d.written = d.written[:0]
@@ -346,7 +350,7 @@ func (d *Debugger) pause(ps *pauseState) {
 		ps.hits = []string{}
 	}
 	d.paused = ps
-	d.next, d.stepping = false, stepNone
+	d.next, d.nextWhy, d.stepping = false, "", stepNone
 	ps.owner = d.sessions[0]
 	if d.asker != nil && slices.Contains(d.sessions, d.asker) {
 		ps.owner = d.asker
@@ -365,6 +369,15 @@ func (d *Debugger) pause(ps *pauseState) {
 		s.store.releaseGroup(backtraceGroup)
 		s.mu.Unlock()
 		s.emit(encodeEvent(evResumed, empty{}))
+	}
+}
+
+// breakOnStart arms a pause at the first statement the target runs, owned
+// by s, with Node's reason for it ("Break on start"): the end of a wait for
+// the debugger (core.Options.WaitForDebugger).
+func (d *Debugger) breakOnStart(s *Session) {
+	if d.paused == nil {
+		d.next, d.nextWhy, d.asker = true, "Break on start", s
 	}
 }
 

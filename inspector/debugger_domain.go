@@ -74,7 +74,7 @@ func debuggerPause(c *call) {
 		return
 	}
 	if d.paused == nil {
-		d.next, d.asker = true, c.s
+		d.next, d.nextWhy, d.asker = true, "", c.s
 	}
 	c.reply(empty{})
 }

@@ -1,5 +1,7 @@
 package inspector
 
+import "slices"
+
 type contextDescription struct {
 	ID       int            `json:"id"`
 	Origin   string         `json:"origin"`
@@ -56,9 +58,25 @@ func runtimeDisable(c *call) {
 	c.reply(empty{})
 }
 
-// runIfWaitingForDebugger: targets never wait for a debugger in this version,
-// so there is nothing to resume.
+// A WaitingTarget is a Target that can hold its program until a debugger
+// says go (core.Options.WaitForDebugger, `jsworker run --inspect-brk`).
+// RunIfWaiting is called on the target's thread; it releases the program and
+// reports true if the target was waiting, and reports false otherwise.
+type WaitingTarget interface {
+	Target
+	RunIfWaiting() bool
+}
+
+// runIfWaitingForDebugger releases a target waiting for a debugger. When the
+// asking session has the Debugger domain enabled, the program then pauses at
+// its first statement (reason "Break on start", as Node reports it) and
+// that session owns the pause. A target that is not waiting just answers.
 func runIfWaitingForDebugger(c *call) {
+	if t, ok := c.s.target.(WaitingTarget); ok && t.RunIfWaiting() {
+		if d := c.s.debugger(); d != nil && d.rt != nil && slices.Contains(d.sessions, c.s) {
+			d.breakOnStart(c.s)
+		}
+	}
 	c.reply(empty{})
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/inspector"
 )
 
 // A context is a main context (JSGlobalContextRef): a host realm made by core.NewHostRealm, owned by the OS thread
@@ -24,6 +25,8 @@ type context struct {
 	sessions []*contextSession
 	targetID uint64
 	closed   bool
+	dbg      *inspector.Debugger // made by JSGlobalContextSetInspectable(ctx, true) (debugger_context.go)
+	pauseQ   pauseQueue          // commands from other threads while paused in the debugger
 
 	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
 	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.

@@ -79,6 +79,9 @@ func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
 	defer fence("JSGlobalContextSetInspectable", ctx, nil)
 	if c, err := enter("JSGlobalContextSetInspectable", ctx); err == nil {
 		c.inspectable = inspectable
+		if inspectable && c.enableDebugger() != nil {
+			c.inspectable = false // the realm refused the debugger's hooks (a frozen global object)
+		}
 	}
 }
 
@@ -137,7 +140,7 @@ func JSEvaluateScript(ctx, script, thisObject, sourceURL uintptr, startingLineNu
 		c.throw(exception, err)
 		return 0
 	}
-	v, err := c.rt.RunScript(name, src)
+	v, err := c.runScript(name, src)
 	// Deliver the answers of awaitPromise evaluations that settled in the script's microtasks. A callback may
 	// release the context; then no value can be made in it any more.
 	c.flushInspector()

@@ -31,9 +31,13 @@ type contextTarget struct{ c *context }
 
 // Run runs fn at once when called on the context's owner thread while the context lives, and reports false
 // otherwise (inspector.Session then drops the session's objects itself, which touches no runtime).
+// While the context is paused in the debugger, fn from another thread is queued for the paused owner thread.
 func (t contextTarget) Run(fn func(rt *goja.Runtime)) bool {
 	c := t.c
-	if gettid() != c.tid || c.closed { // c.closed is only read on the owner thread
+	if gettid() != c.tid {
+		return c.pauseQ.enqueue(fn)
+	}
+	if c.closed { // c.closed is only read on the owner thread
 		return false
 	}
 	fn(c.rt)
@@ -72,6 +76,7 @@ func (cs *contextSession) flush() {
 // flushInspector delivers what c's sessions have queued: called after the calls that run JavaScript, where a
 // pending Runtime.evaluate with awaitPromise may have been answered.
 func (c *context) flushInspector() {
+	c.runLate()
 	if len(c.sessions) == 0 {
 		return
 	}
@@ -148,7 +153,7 @@ func ZJSInspectorSessionDispatch(session uintptr, message *byte, length uintptr)
 	defer fence(fn, 0, nil)
 	cs, err := getContextSession(fn, session)
 	if err != nil {
-		return false
+		return dispatchToPaused(fn, session, message, length)
 	}
 	msg, ok := messageBytes(message, length)
 	if !ok {
@@ -159,6 +164,22 @@ func ZJSInspectorSessionDispatch(session uintptr, message *byte, length uintptr)
 	}
 	cs.flush()
 	return true
+}
+
+// dispatchToPaused is ZJSInspectorSessionDispatch from a thread that does not own the session: accepted only while
+// the session's context is paused in the debugger, when the paused owner thread runs the command and delivers its
+// answer through the callback.
+func dispatchToPaused(fn string, session uintptr, message *byte, length uintptr) bool {
+	e, ok := handles.get(session)
+	if session == 0 || !ok || e.kind != kindContextSession {
+		return false
+	}
+	cs := e.obj.(*contextSession) // immutable fields only: s and c.pauseQ are safe from any thread
+	msg, ok := messageBytes(message, length)
+	if !ok || !cs.c.pauseQ.paused() {
+		return false
+	}
+	return cs.s.Dispatch(msg) == nil
 }
 
 //export ZJSInspectorSessionRelease

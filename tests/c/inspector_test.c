@@ -7,109 +7,13 @@
  * Prints one line per check and exits non-zero if any check fails.
  */
 #define _DEFAULT_SOURCE /* syscall */
+#include "cdp.h"
 #include "check.h"
 
 #include <pthread.h>
 #include <stdint.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-
-static long tid(void) { return (long)syscall(SYS_gettid); }
-
-/* An inbox records what a session's callback received. */
-#define INBOX_MAX 512
-typedef struct inbox {
-    char *msgs[INBOX_MAX];
-    size_t n;
-    long tids[INBOX_MAX];
-    int bad_termination; /* messages not NUL-terminated at length, or with an embedded NUL */
-    int depth, max_depth;
-    /* Optional actions inside the callback. */
-    ZJSWorkerInspectorSessionRef release_on; /* release this worker session when a message contains release_text */
-    const char *release_text;
-    ZJSWorkerInspectorPumpResult pump_after_release;
-} inbox;
-
-static void on_message(const char *message, size_t length, void *userData) {
-    inbox *in = userData;
-    in->depth++;
-    if (in->depth > in->max_depth) {
-        in->max_depth = in->depth;
-    }
-    if (message[length] != '\0' || strlen(message) != length) {
-        in->bad_termination++;
-    }
-    if (in->n < INBOX_MAX) {
-        char *copy = malloc(length + 1);
-        memcpy(copy, message, length + 1);
-        in->msgs[in->n] = copy;
-        in->tids[in->n] = tid();
-        in->n++;
-    }
-    if (in->release_on != NULL && strstr(message, in->release_text) != NULL) {
-        ZJSWorkerInspectorSessionRef s = in->release_on;
-        in->release_on = NULL;
-        ZJSWorkerInspectorSessionRelease(s);
-        in->pump_after_release = ZJSWorkerInspectorSessionPump(s, 0);
-    }
-    in->depth--;
-}
-
-static void inbox_free(inbox *in) {
-    for (size_t i = 0; i < in->n; i++) {
-        free(in->msgs[i]);
-    }
-    memset(in, 0, sizeof *in);
-}
-
-/* find returns the first message containing every one of up to two needles (b may be NULL), or NULL. */
-static const char *find(const inbox *in, const char *a, const char *b) {
-    for (size_t i = 0; i < in->n; i++) {
-        if (strstr(in->msgs[i], a) != NULL && (b == NULL || strstr(in->msgs[i], b) != NULL)) {
-            return in->msgs[i];
-        }
-    }
-    return NULL;
-}
-
-static bool wdispatch(ZJSWorkerInspectorSessionRef s, const char *json) {
-    return ZJSWorkerInspectorSessionDispatch(s, json, strlen(json));
-}
-
-static bool cdispatch(ZJSInspectorSessionRef s, const char *json) {
-    return ZJSInspectorSessionDispatch(s, json, strlen(json));
-}
-
-/* pump_for pumps s until a message containing a (and b) arrived, the session stops delivering, or 5 s pass per
- * message. Returns the message or NULL. */
-static const char *pump_for(ZJSWorkerInspectorSessionRef s, inbox *in, const char *a, const char *b) {
-    for (int i = 0; i < 1000; i++) {
-        const char *m = find(in, a, b);
-        if (m != NULL) {
-            return m;
-        }
-        if (ZJSWorkerInspectorSessionPump(s, 5000) != kZJSWorkerInspectorPumpMessage) {
-            return NULL;
-        }
-    }
-    return NULL;
-}
-
-/* object_id copies the first "objectId" of msg into buf ("" if none). */
-static void object_id(const char *msg, char *buf, size_t size) {
-    buf[0] = '\0';
-    const char *p = msg != NULL ? strstr(msg, "\"objectId\":\"") : NULL;
-    if (p == NULL) {
-        return;
-    }
-    p += strlen("\"objectId\":\"");
-    size_t n = strcspn(p, "\"");
-    if (n >= size) {
-        return;
-    }
-    memcpy(buf, p, n);
-    buf[n] = '\0';
-}
 
 static const char *eval_object =
     "{\"id\":3,\"method\":\"Runtime.evaluate\",\"params\":{\"expression\":\"({ answer: 42, nested: { ok: true } })\","

@@ -274,6 +274,15 @@ JSWORKER_EXPORT JSObjectRef JSContextGetGlobalObject(JSContextRef ctx);
 @param inspectable true to allow inspection. The default is false.
 @discussion JavaScriptCore's opt-in: ZJSInspectorSessionCreate refuses a context that is not inspectable. Clearing
  the flag stops new sessions from attaching; sessions already attached are not affected. Invalid ctx: nothing happens.
+
+ Scripts that JSEvaluateScript runs while the context is inspectable are compiled instrumented for the Debugger
+ domain (breakpoints, `debugger;`, stepping, pause on exceptions; see docs/inspector.md), so set the flag before
+ evaluating the scripts you want to debug. Instrumented code runs up to about 1.5x slower on tight loops, with or
+ without a session. A pause happens inside the library call that runs the JavaScript (JSEvaluateScript,
+ JSObjectCallAsFunction, ...), on the owner thread: the call does not return until a session resumes. The pause's
+ messages reach the session callbacks on that thread, and a callback may dispatch Debugger.resume (or a step, or any
+ other command) right away; other threads may dispatch to the session while the context is paused (see
+ ZJSInspectorSessionDispatch). Releasing the only session that enabled the Debugger also resumes.
 */
 JSWORKER_EXPORT void JSGlobalContextSetInspectable(JSGlobalContextRef ctx, bool inspectable);
 
@@ -1419,7 +1428,13 @@ JSWORKER_EXPORT ZJSInspectorSessionRef ZJSInspectorSessionCreate(JSGlobalContext
 @discussion The command runs on the calling thread, in the context, before this function returns (a
  Runtime.evaluate with awaitPromise whose promise is still pending is answered later; see ZJSInspectorSessionCreate).
 
- Thread: the session's owner thread; may be called from inside a callback.
+ While the context is paused in the debugger (its owner thread is blocked inside a call that runs JavaScript), any
+ thread may call this function: from another thread the command is queued, the paused owner thread runs it, and its
+ response reaches the callback on the owner thread; the result is then true once queued. A command queued just as
+ the pause ends runs at the owner's next library call that delivers inspector messages.
+
+ Thread: the session's owner thread, which may call it from inside a callback; any thread while the context is
+ paused in the debugger.
 */
 JSWORKER_EXPORT bool ZJSInspectorSessionDispatch(ZJSInspectorSessionRef session, const char *message, size_t length);
 

@@ -466,7 +466,8 @@ function run() {
 	t.Cleanup(func() { instr.Terminate(); instr.Release() })
 	d := attach(t, instr)
 	d.ok("Debugger.enable", "")
-	d.ok("Debugger.setPauseOnExceptions", `{"state":"caught"}`) // thrower's throw counts as uncaught: no pause
+	// Nothing pauses (tdz's ReferenceError would, in "caught"), but every hook runs and passes its locals.
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"none"}`)
 	instr.PostMessage(rt, rt.ToValue(0))
 	if got := recv(t, instr, rt).String(); got != want {
 		t.Fatalf("hooks on: %q, plain: %q", got, want)
@@ -635,5 +636,64 @@ func TestDebugger_WaitForDebuggerTerminate(t *testing.T) {
 	}
 	if f, err := w.ReceiveFrame(0); err != core.ErrClosed {
 		t.Fatalf("the script ran: %v %v", f, err)
+	}
+}
+
+// TestDebugger_BuiltinErrors: errors raised by builtins and the engine (not
+// by a throw statement) pause too: caught in their own function for
+// "caught", leaving their function for "uncaught", both for "all" — with
+// frame 0 at the place the error was raised and the function's locals, and
+// once per exception however far it propagates.
+func TestDebugger_BuiltinErrors(t *testing.T) {
+	src := `function deep(o) { return o.missing.x; }
+function caughtHere() { try { null.y; } catch (err) { return "caught " + err.name; } }
+onmessage = (e) => {
+  let r = caughtHere();
+  try { deep({}); } catch (e2) { r += "|" + e2.name; }
+  postMessage(r);
+};`
+	type stop struct {
+		fn   string
+		line float64
+	}
+	for _, tc := range []struct {
+		state string
+		want  []stop
+	}{
+		{"caught", []stop{{"caughtHere", 1}}},
+		{"uncaught", []stop{{"deep", 0}}},
+		{"all", []stop{{"caughtHere", 1}, {"deep", 0}}},
+	} {
+		t.Run(tc.state, func(t *testing.T) {
+			rt := goja.New()
+			w := spawn(t, src, core.Options{Filename: "builtin.js", Inspectable: true})
+			d := attach(t, w)
+			d.ok("Debugger.enable", "")
+			d.ok("Debugger.setPauseOnExceptions", fmt.Sprintf(`{"state":%q}`, tc.state))
+			if err := w.PostMessage(rt, rt.ToValue(0)); err != nil {
+				t.Fatal(err)
+			}
+			for _, want := range tc.want {
+				p := d.paused()
+				f := p["callFrames"].([]any)[0].(map[string]any)
+				data, _ := p["data"].(map[string]any)
+				if p["reason"] != "exception" || f["functionName"] != want.fn || topLine(p) != want.line ||
+					data["className"] != "TypeError" {
+					t.Fatalf("paused = %v, want %v", p, want)
+				}
+				if want.fn == "deep" { // the function's parameter is in its local scope
+					scope := f["scopeChain"].([]any)[0].(map[string]any)
+					props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`,
+						scope["object"].(map[string]any)["objectId"]))
+					if r := props["result"].([]any); len(r) != 1 || r[0].(map[string]any)["name"] != "o" {
+						t.Fatalf("deep's scope = %v", props)
+					}
+				}
+				d.ok("Debugger.resume", "")
+			}
+			if v := recv(t, w, rt); v.String() != "caught TypeError|TypeError" {
+				t.Fatalf("reply = %v", v)
+			}
+		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -40,6 +41,8 @@ type Debugger struct {
 
 	stmts   []stmtInfo
 	throws  []throwInfo
+	raises  []throwInfo // function guards and catch clauses (caught), where raised is called
+	seenExc goja.Value  // the exception a hook last saw: it does not pause again as it propagates
 	scripts []*script
 
 	sessions []*Session             // Debugger.enable in force, in enable order
@@ -117,6 +120,7 @@ type pauseState struct {
 	reason  string
 	hits    []string
 	data    goja.Value // reason "exception": the thrown value
+	at      *location  // where frame 0 is, when not where its call stack says (an error raised by a builtin)
 	resumed bool
 	owner   *Session // the session that may resume or step; the others observe
 
@@ -151,6 +155,9 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	if err := o.DefineDataProperty("thrown", rt.ToValue(d.thrown), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
+	if err := o.DefineDataProperty("raised", rt.ToValue(d.raised), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
 	d.hookObj = o
 	// The helper of evaluateOnCallFrame, made before any script of the
 	// target runs (so with the realm's own Proxy and Function) and never
@@ -174,6 +181,7 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 func (d *Debugger) TaskDone() {
 	if d.paused == nil {
 		d.stepping = stepNone
+		d.seenExc = nil
 	}
 }
 
@@ -323,6 +331,7 @@ func (d *Debugger) back(call goja.FunctionCall) goja.Value {
 // it. Whether the throw is caught is judged statically (throwInfo.caught).
 func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	v := call.Argument(1)
+	d.seenExc = v
 	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" || d.skipAll || d.quiet {
 		return v
 	}
@@ -337,6 +346,73 @@ func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 		d.pause(ps)
 	}
 	return v
+}
+
+// raised is the hook of raise site id: a function's guard, which sees every
+// exception leaving the function, or the start of a catch clause. An
+// exception a throw statement's hook or another raise site already saw is
+// left alone; any other one — raised by a builtin or the engine (null.x, a
+// call of a non-function, JSON.parse) — pauses with reason "exception" when
+// setPauseOnExceptions asks for it: at a guard it counts as uncaught (nothing
+// in its function caught it), at a catch clause as caught. The pause reports
+// frame 0 at the place the error was raised, read from its stack.
+func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
+	v := call.Argument(1)
+	if seen := d.seenExc; seen != nil && v.SameAs(seen) {
+		return goja.Undefined()
+	}
+	d.seenExc = v
+	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" || d.skipAll || d.quiet {
+		return goja.Undefined()
+	}
+	id := int(call.Argument(0).ToInteger())
+	if id < 0 || id >= len(d.raises) {
+		return goja.Undefined()
+	}
+	site := d.raises[id]
+	if d.onThrow == "all" || (d.onThrow == "caught") == site.caught {
+		ps := &pauseState{reason: "exception", data: v, readOnly: true, at: d.raisedAt(v)}
+		d.frameScope(ps, site.locals, site.this, call.Argument(2), call.Argument(3))
+		d.pause(ps)
+	}
+	return goja.Undefined()
+}
+
+// stackPosition matches the position in a goja stack line:
+// "at f (file:3:9(12))" or "at file:3:9(12)".
+var stackPosition = regexp.MustCompile(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)(?:\(\d+\))?\)?$`)
+
+// raisedAt returns where error v was raised, from its stack: the first
+// position in one of the target's scripts, or nil when v is no Error or its
+// stack names none.
+func (d *Debugger) raisedAt(v goja.Value) *location {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ClassName() != "Error" {
+		return nil
+	}
+	var stack string
+	d.quiet = true
+	func() {
+		defer func() { _ = recover() }() // a throwing stack getter: no position
+		if sv := o.Get("stack"); sv != nil {
+			stack = sv.String()
+		}
+	}()
+	d.quiet = false
+	for _, line := range strings.Split(stack, "\n") {
+		m := stackPosition.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		sc := d.scriptByFile(m[1])
+		if sc == nil {
+			continue
+		}
+		l, _ := strconv.Atoi(m[2])
+		c, _ := strconv.Atoi(m[3])
+		return &location{ScriptID: sc.id, LineNumber: max(l-1, 0), ColumnNumber: max(c-1, 0)}
+	}
+	return nil
 }
 
 // pause blocks the target in a nested loop that serves inspector commands
@@ -561,6 +637,9 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 			URL:          sc.url,
 			ScopeChain:   []scopeDesc{{Type: "global", Object: global}},
 			This:         &remoteObject{Type: "undefined"},
+		}
+		if len(p.CallFrames) == 0 && ps.at != nil && ps.at.ScriptID == sc.id {
+			cf.Location = *ps.at
 		}
 		if len(p.CallFrames) == 0 && ps.scope != nil { // the paused statement's own frame
 			cf.ScopeChain = append([]scopeDesc{{Type: "local", Object: c.remote(ps.scope, backtraceGroup)}}, cf.ScopeChain...)

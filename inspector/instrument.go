@@ -31,6 +31,7 @@ type script struct {
 	endLine, endCol int // 0-based position of the end of the source, columns in UTF-16 units
 	stmts           []int
 	throws          int // how many of the Debugger's throws are this script's (the last ones, while compiling)
+	raises          int // the same for the Debugger's raise sites
 }
 
 // A stmtInfo is one instrumented statement: the place a hook can pause.
@@ -112,6 +113,7 @@ func (d *Debugger) Compile(url, source string) (*goja.Program, error) {
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]
 		d.throws = d.throws[:len(d.throws)-sc.throws]
+		d.raises = d.raises[:len(d.raises)-sc.raises]
 		return nil, err
 	}
 	d.scripts = append(d.scripts, sc)
@@ -345,7 +347,136 @@ func (in *instrumenter) walk(v reflect.Value) {
 		if t == typeThrow && v.CanAddr() {
 			in.throw(v.Addr().Interface().(*ast.ThrowStatement))
 		}
+		if !v.CanAddr() {
+			return
+		}
+		switch n := v.Addr().Interface().(type) {
+		case *ast.FunctionLiteral:
+			in.guard(n.Body)
+		case *ast.ArrowFunctionLiteral:
+			if body, ok := n.Body.(*ast.BlockStatement); ok {
+				in.guard(body)
+			}
+		case *ast.CatchStatement:
+			in.catchHook(n)
+		}
 	}
+}
+
+// excName is the catch parameter of the hooks that watch exceptions.
+const excName = "__jsworker_exc"
+
+// hookCall builds `__jsworker_dbg.on && __jsworker_dbg.name(args…, [locals], this)`
+// with every position at idx, passing the current function's visible locals
+// (and this) when inside one.
+func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args ...ast.Expression) ast.Statement {
+	member := func(name string) *ast.DotExpression {
+		return &ast.DotExpression{
+			Left:       &ast.Identifier{Name: hookName, Idx: idx},
+			Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
+		}
+	}
+	if in.fn != nil {
+		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
+		for _, l := range locals {
+			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
+		}
+		args = append(args, arr)
+		if in.fn.this {
+			args = append(args, &ast.ThisExpression{Idx: idx})
+		}
+	}
+	call := &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: member("on"), Right: call}}
+}
+
+// guard wraps a function body (after its directive prologue) in
+// `try { body } catch (__jsworker_exc) { on && raised(N, __jsworker_exc, [locals], this); throw __jsworker_exc; }`,
+// so that an exception leaving the function — also one raised by a builtin
+// (null.x) or the engine — reaches the debugger while the function's frame is
+// still on the stack. Every position is the body's opening brace. The
+// rethrow keeps the value; an Error keeps its stack (captured when it was
+// made). The locals passed are the parameters and vars.
+func (in *instrumenter) guard(body *ast.BlockStatement) {
+	if body == nil || in.fn == nil {
+		return
+	}
+	start := 0
+	for start < len(body.List) {
+		es, ok := body.List[start].(*ast.ExpressionStatement)
+		if !ok {
+			break
+		}
+		if _, ok := es.Expression.(*ast.StringLiteral); !ok {
+			break
+		}
+		start++
+	}
+	if start == len(body.List) {
+		return
+	}
+	idx := body.LeftBrace
+	id := in.raiseSite(idx, false)
+	exc := func() *ast.Identifier { return &ast.Identifier{Name: excName, Idx: idx} }
+	locals := in.raiseLocals(id)
+	try := &ast.TryStatement{
+		Try:  idx,
+		Body: &ast.BlockStatement{LeftBrace: idx, List: slices.Clone(body.List[start:]), RightBrace: idx},
+		Catch: &ast.CatchStatement{
+			Catch:     idx,
+			Parameter: exc(),
+			Body: &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{
+				in.hookCall(idx, "raised", locals, in.num(idx, id), exc()),
+				&ast.ThrowStatement{Throw: idx, Argument: exc()},
+			}},
+		},
+	}
+	body.List = append(body.List[:start:start], try)
+}
+
+// catchHook makes a catch clause start with `on && raised(N, e, [locals], this)`
+// (a catch without a parameter gets one), so that an exception caught in the
+// same function — also one a builtin raised — reaches the debugger.
+func (in *instrumenter) catchHook(cs *ast.CatchStatement) {
+	if cs.Body == nil {
+		return
+	}
+	idx := cs.Catch
+	if cs.Parameter == nil {
+		cs.Parameter = &ast.Identifier{Name: excName, Idx: idx}
+	}
+	param, ok := cs.Parameter.(*ast.Identifier)
+	if !ok { // a destructuring pattern: the exception itself is not reachable
+		return
+	}
+	id := in.raiseSite(idx, true)
+	locals := in.raiseLocals(id)
+	if in.fn != nil && !slices.ContainsFunc(locals, func(l local) bool { return l.name == string(param.Name) }) {
+		locals = append(locals, local{name: string(param.Name)})
+		in.d.raises[id].locals = locals
+	}
+	h := in.hookCall(idx, "raised", locals, in.num(idx, id), &ast.Identifier{Name: param.Name, Idx: idx})
+	cs.Body.List = append([]ast.Statement{h}, cs.Body.List...)
+}
+
+// raiseSite records a place where raised is called: a function's guard
+// (caught false) or a catch clause (caught true).
+func (in *instrumenter) raiseSite(idx file.Idx, caught bool) int {
+	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
+	id := len(in.d.raises)
+	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: caught, locals: in.visible()}
+	if in.fn != nil {
+		info.this = in.fn.this
+	}
+	in.d.raises = append(in.d.raises, info)
+	in.s.raises++
+	return id
+}
+
+func (in *instrumenter) raiseLocals(id int) []local { return in.d.raises[id].locals }
+
+func (in *instrumenter) num(idx file.Idx, n int) ast.Expression {
+	return &ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(n), Value: int64(n)}
 }
 
 // throw rewrites `throw e` into `throw __jsworker_dbg.thrown(N, e)`, every

@@ -697,3 +697,109 @@ onmessage = (e) => {
 		})
 	}
 }
+
+// TestDebugger_ClosureScope: a pause inside a nested function shows the
+// enclosing function's variables it can reach as a "closure" scope;
+// evaluation reads them and writes to them (evaluateOnCallFrame and
+// setVariableValue on scope 1) stick. A hoisted function declaration sees
+// only the enclosing parameters and vars (its lets may still be in their
+// TDZ when it runs).
+func TestDebugger_ClosureScope(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `function outer(a) {
+  var v = a + 1;
+  let l = 10;
+  const k = 5;
+  const inner = (x) => {
+    let y = x + v;
+    debugger;
+    return y + l + k + a;
+  };
+  function hoisted() { debugger; return v; }
+  return [inner(1), hoisted(), v, l];
+}
+onmessage = (e) => postMessage(outer(e.data).join());`, core.Options{Filename: "closure.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	if err := w.PostMessage(rt, rt.ToValue(1)); err != nil {
+		t.Fatal(err)
+	}
+	scopes := func(p map[string]any) map[string]map[string]any {
+		out := map[string]map[string]any{}
+		f := p["callFrames"].([]any)[0].(map[string]any)
+		for _, s := range f["scopeChain"].([]any) {
+			s := s.(map[string]any)
+			if s["type"] == "global" {
+				continue
+			}
+			props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`,
+				s["object"].(map[string]any)["objectId"]))
+			vals := map[string]any{}
+			for _, p := range props["result"].([]any) {
+				p := p.(map[string]any)
+				vals[p["name"].(string)] = p["value"].(map[string]any)["value"]
+			}
+			out[s["type"].(string)] = vals
+		}
+		return out
+	}
+	p := d.paused()
+	got := scopes(p)
+	if fmt.Sprint(got["local"]) != "map[x:1 y:3]" || fmt.Sprint(got["closure"]) != "map[a:1 k:5 l:10 v:2]" {
+		t.Fatalf("inner's scopes = %v", got)
+	}
+	frame := p["callFrames"].([]any)[0].(map[string]any)["callFrameId"].(string)
+	eval := func(expr string) any {
+		r := d.ok("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":%q}`, frame, expr))
+		return r["result"].(map[string]any)["value"]
+	}
+	if v := eval("v + l + y"); v != float64(15) {
+		t.Fatalf("v + l + y = %v", v)
+	}
+	if v := eval("l = 20"); v != float64(20) {
+		t.Fatalf("l = 20 answered %v", v)
+	}
+	d.ok("Debugger.setVariableValue", fmt.Sprintf(`{"scopeNumber":1,"variableName":"v","newValue":{"value":7},"callFrameId":%q}`, frame))
+	if m := d.send("Debugger.setVariableValue", fmt.Sprintf(`{"scopeNumber":1,"variableName":"k","newValue":{"value":0},"callFrameId":%q}`, frame)); m["error"] == nil {
+		t.Fatalf("a closure const was written: %v", m)
+	}
+	d.ok("Debugger.resume", "")
+	got = scopes(d.paused())
+	if fmt.Sprint(got["closure"]) != "map[a:1 v:7]" {
+		t.Fatalf("hoisted's closure = %v", got)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.String() != "29,7,7,20" {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_PromiseRejection: an exception nothing catches in an async
+// function pauses with reason "promiseRejection" (it rejects the function's
+// promise), one caught there with "exception".
+func TestDebugger_PromiseRejection(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `async function fails() { throw new Error("no"); }
+async function handles() { try { null.x; } catch (e) { return 1; } }
+onmessage = async (e) => {
+  await handles();
+  try { await fails(); } catch (err) { postMessage(err.message); }
+};`, core.Options{Filename: "rej.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	d.ok("Debugger.setPauseOnExceptions", `{"state":"all"}`)
+	w.PostMessage(rt, rt.ToValue(0))
+	for _, want := range []struct {
+		reason string
+		line   float64
+	}{{"exception", 1}, {"promiseRejection", 0}} {
+		p := d.paused()
+		if p["reason"] != want.reason || topLine(p) != want.line {
+			t.Fatalf("paused = %v, want %v", p, want)
+		}
+		d.ok("Debugger.resume", "")
+	}
+	if v := recv(t, w, rt); v.String() != "no" {
+		t.Fatalf("reply = %v", v)
+	}
+}

@@ -60,7 +60,7 @@ type Debugger struct {
 	asker    *Session               // the session whose Debugger.pause or step is pending: it owns the next pause
 	quiet    bool                   // a breakpoint condition is being evaluated: never pause
 	written  []written              // the locals changed during the last pause
-	evalIn   goja.Callable          // (scope, this, source): evaluation in a paused frame
+	evalIn   goja.Callable          // (scope, closure, this, source): evaluation in a paused frame
 }
 
 type stepMode uint8
@@ -128,6 +128,7 @@ type pauseState struct {
 	locals   []local      // the statement's locals, the order of values
 	readOnly bool         // a pause at a throw: locals are not written back
 	scope    *goja.Object // its locals by name: the "local" scope; evaluation and setVariableValue write here
+	closure  *goja.Object // the enclosing functions' variables it reaches: the "closure" scope; nil if none
 	values   []goja.Value // the locals as the hook passed them, to tell what changed
 	this     goja.Value   // nil when the hook passed none
 }
@@ -163,11 +164,22 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	// target runs (so with the realm's own Proxy and Function) and never
 	// instrumented. Names the scope object lacks resolve outside it; the
 	// proxy claims `arguments` so that the helper's own does not show.
-	h, err := rt.RunString(`(function (P, F) {
+	h, err := rt.RunString(`(function (P, F, own) {
   var run = F("__scope", "__src", "with (__scope) { return eval(__src); }");
-  var traps = { has: function (t, k) { return k === "arguments" || (typeof k === "string" && Object.prototype.hasOwnProperty.call(t, k)); } };
-  return function (scope, thisv, src) { return run.call(thisv, new P(scope, traps), src); };
-})(Proxy, Function)`)
+  return function (scope, closure, thisv, src) {
+    var owner = function (k) {
+      if (typeof k !== "string") return null;
+      if (own.call(scope, k)) return scope;
+      return closure && own.call(closure, k) ? closure : null;
+    };
+    var traps = {
+      has: function (t, k) { return k === "arguments" || owner(k) !== null; },
+      get: function (t, k) { var o = owner(k); return o ? o[k] : undefined; },
+      set: function (t, k, v) { var o = owner(k); if (o) o[k] = v; return true; }
+    };
+    return run.call(thisv, new P(scope, traps), src);
+  };
+})(Proxy, Function, Object.prototype.hasOwnProperty)`)
 	if err != nil {
 		return err
 	}
@@ -253,7 +265,11 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	d.written = d.written[:0]
 	if ps.scope != nil {
 		for i, l := range ps.locals {
-			if v := ps.scope.Get(l.name); !l.konst && (v == nil || !v.SameAs(ps.values[i])) {
+			from := ps.scope
+			if l.closure {
+				from = ps.closure
+			}
+			if v := from.Get(l.name); !l.konst && (v == nil || !v.SameAs(ps.values[i])) {
 				d.written = append(d.written, written{i, v})
 			}
 		}
@@ -279,11 +295,27 @@ func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr,
 		if l.konst {
 			w = goja.FLAG_FALSE
 		}
-		_ = ps.scope.DefineDataProperty(l.name, v, w, goja.FLAG_TRUE, goja.FLAG_TRUE)
+		target := ps.scope
+		if l.closure {
+			if ps.closure == nil {
+				ps.closure = d.rt.NewObject()
+				_ = ps.closure.SetPrototype(nil)
+			}
+			target = ps.closure
+		}
+		_ = target.DefineDataProperty(l.name, v, w, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
 	if hasThis {
 		ps.this = thisv
 	}
+}
+
+// closureValue is the closure scope object, or undefined.
+func (ps *pauseState) closureValue() goja.Value {
+	if ps.closure == nil {
+		return goja.Undefined()
+	}
+	return ps.closure
 }
 
 // condition evaluates a breakpoint condition in the statement's frame (its
@@ -301,7 +333,7 @@ func (d *Debugger) condition(ps *pauseState, src string) bool {
 	}
 	d.quiet = true
 	defer func() { d.quiet = false }()
-	v, err := d.evalIn(goja.Undefined(), scope, this, d.rt.ToValue(src))
+	v, err := d.evalIn(goja.Undefined(), scope, ps.closureValue(), this, d.rt.ToValue(src))
 	return err == nil && v.ToBoolean()
 }
 
@@ -341,7 +373,7 @@ func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	}
 	caught := d.throws[id].caught
 	if d.onThrow == "all" || (d.onThrow == "caught") == caught {
-		ps := &pauseState{reason: "exception", data: v, readOnly: true}
+		ps := &pauseState{reason: exceptionReason(d.throws[id]), data: v, readOnly: true}
 		d.frameScope(ps, d.throws[id].locals, d.throws[id].this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
 	}
@@ -371,7 +403,7 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	}
 	site := d.raises[id]
 	if d.onThrow == "all" || (d.onThrow == "caught") == site.caught {
-		ps := &pauseState{reason: "exception", data: v, readOnly: true, at: d.raisedAt(v)}
+		ps := &pauseState{reason: exceptionReason(site), data: v, readOnly: true, at: d.raisedAt(v)}
 		d.frameScope(ps, site.locals, site.this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
 	}
@@ -413,6 +445,16 @@ func (d *Debugger) raisedAt(v goja.Value) *location {
 		return &location{ScriptID: sc.id, LineNumber: max(l-1, 0), ColumnNumber: max(c-1, 0)}
 	}
 	return nil
+}
+
+// exceptionReason is the reason of a pause on an exception thrown at t: as
+// V8 reports it, "promiseRejection" when nothing in an async function
+// catches it (it rejects the function's promise), else "exception".
+func exceptionReason(t throwInfo) string {
+	if t.async && !t.caught {
+		return "promiseRejection"
+	}
+	return "exception"
 }
 
 // pause blocks the target in a nested loop that serves inspector commands
@@ -642,6 +684,9 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 			cf.Location = *ps.at
 		}
 		if len(p.CallFrames) == 0 && ps.scope != nil { // the paused statement's own frame
+			if ps.closure != nil {
+				cf.ScopeChain = append([]scopeDesc{{Type: "closure", Object: c.remote(ps.closure, backtraceGroup)}}, cf.ScopeChain...)
+			}
 			cf.ScopeChain = append([]scopeDesc{{Type: "local", Object: c.remote(ps.scope, backtraceGroup)}}, cf.ScopeChain...)
 			if ps.this != nil {
 				cf.This = c.remote(ps.this, backtraceGroup)

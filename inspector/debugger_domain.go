@@ -400,7 +400,7 @@ func evaluateOnCallFrame(c *call) {
 		if this == nil {
 			this = goja.Undefined()
 		}
-		v, err = d.evalIn(goja.Undefined(), ps.scope, this, c.rt.ToValue(*p.Expression))
+		v, err = d.evalIn(goja.Undefined(), ps.scope, ps.closureValue(), this, c.rt.ToValue(*p.Expression))
 	} else {
 		v, err = c.rt.RunScript("", *p.Expression)
 	}
@@ -436,16 +436,18 @@ func setVariableValue(c *call) {
 		return
 	}
 	ps := d.paused
-	if n != 0 || *p.ScopeNumber != 0 || ps.scope == nil || ps.readOnly {
-		c.failServer("Only the local scope of the top call frame of a pause at a statement can be written in this version")
+	if n != 0 || ps.scope == nil || ps.readOnly || *p.ScopeNumber < 0 || *p.ScopeNumber > 1 ||
+		(*p.ScopeNumber == 1 && ps.closure == nil) {
+		c.failServer("Only the local and closure scopes of the top call frame of a pause at a statement can be written in this version")
 		return
 	}
+	closure := *p.ScopeNumber == 1
 	v, msg := c.argument(*p.NewValue)
 	if msg != "" {
 		c.failServer(msg)
 		return
 	}
-	i := slices.IndexFunc(ps.locals, func(l local) bool { return l.name == *p.VariableName })
+	i := slices.IndexFunc(ps.locals, func(l local) bool { return l.name == *p.VariableName && l.closure == closure })
 	if i < 0 {
 		c.failServer("Variable not found: " + *p.VariableName)
 		return
@@ -454,6 +456,10 @@ func setVariableValue(c *call) {
 		c.failServer("Assignment to constant variable.")
 		return
 	}
-	_ = ps.scope.Set(*p.VariableName, v)
+	target := ps.scope
+	if closure {
+		target = ps.closure
+	}
+	_ = target.Set(*p.VariableName, v)
 	c.reply(empty{})
 }

@@ -45,15 +45,20 @@ type stmtInfo struct {
 
 // A local is one variable a hook passes to the debugger.
 type local struct {
-	name  string
-	konst bool // const or class binding: never written back
+	name    string
+	konst   bool // const or class binding: never written back
+	closure bool // a variable of an enclosing function: the "closure" scope
 }
 
 // A fnScope is what the instrumenter knows of the function it is in: the
-// names visible so far, innermost last.
+// names visible so far, innermost last, and those of enclosing functions
+// it can reach (its closure).
 type fnScope struct {
-	names []local
-	this  bool
+	names   []local
+	base    int // names[:base] are the parameters and vars: never in a TDZ
+	this    bool
+	async   bool
+	closure []local // enclosing functions' variables, none of them declared anywhere in this function
 }
 
 // A throwInfo is one instrumented `throw` statement.
@@ -61,6 +66,7 @@ type throwInfo struct {
 	script    *script
 	line, col int  // 0-based, as in stmtInfo
 	caught    bool // lexically inside the block of a try with a catch clause, in the same function
+	async     bool // in an async function: uncaught, it rejects the function's promise
 	locals    []local
 	this      bool
 }
@@ -150,6 +156,7 @@ type instrumenter struct {
 	fn      *fnScope // nil at the top level of the script
 	derived bool     // inside a class with an extends clause
 	ctor    bool     // the next function is the constructor of a derived class (no `this` before super())
+	hoisted bool     // the next function is a function declaration (it may run before its enclosing lets)
 }
 
 // seenKey identifies a visited node: a pointer and its type, since a
@@ -176,6 +183,11 @@ var (
 	typeForIn     = reflect.TypeFor[ast.ForInStatement]()
 	typeForOf     = reflect.TypeFor[ast.ForOfStatement]()
 	typeCatch     = reflect.TypeFor[ast.CatchStatement]()
+	typeFuncDecl  = reflect.TypeFor[ast.FunctionDeclaration]()
+	typeIdent     = reflect.TypeFor[ast.Identifier]()
+	typeBinding   = reflect.TypeFor[ast.Binding]()
+	typeParams    = reflect.TypeFor[ast.ParameterList]()
+	typeForDecl   = reflect.TypeFor[ast.ForDeclaration]()
 )
 
 // bindingNames appends the simple identifiers bound by bs.
@@ -207,9 +219,11 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 	switch n := v.Addr().Interface().(type) {
 	case *ast.FunctionLiteral:
 		fs.this = !in.ctor
+		fs.async = n.Async
 		fs.names = params(fs.names, n.ParameterList)
 		decls = n.DeclarationList
 	case *ast.ArrowFunctionLiteral:
+		fs.async = n.Async
 		fs.names = params(fs.names, n.ParameterList)
 		decls = n.DeclarationList
 	case *ast.ClassStaticBlock:
@@ -220,7 +234,113 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 	for _, d := range decls {
 		fs.names = bindingNames(fs.names, false, d.List)
 	}
+	fs.base = len(fs.names)
+	if parent := in.fn; parent != nil {
+		// What the function can reach of its enclosing functions: their
+		// parameters and vars, and — unless it is a hoisted declaration that
+		// may run before them — the lets and consts visible where it is
+		// defined; never a name it declares itself anywhere (that one
+		// shadows the outer one, maybe in its TDZ).
+		declared := make(map[string]bool)
+		if fl, ok := v.Addr().Interface().(*ast.FunctionLiteral); ok && fl.Name != nil {
+			declared[string(fl.Name.Name)] = true
+		}
+		for _, l := range fs.names {
+			declared[l.name] = true
+		}
+		declaredIn(v, declared, true)
+		outer := parent.names[:parent.base]
+		if !in.hoisted {
+			outer = in.visibleOwn()
+		}
+		seen := make(map[string]bool)
+		for _, list := range [][]local{outer, parent.closure} {
+			for _, l := range list {
+				if declared[l.name] || seen[l.name] || l.name == "arguments" {
+					continue
+				}
+				seen[l.name] = true
+				l.closure = true
+				fs.closure = append(fs.closure, l)
+			}
+		}
+	}
+	in.hoisted = false
 	return fs
+}
+
+// declaredIn adds to out every name n binds in its own scopes: parameters,
+// declarations of every kind in every block, catch parameters, names in
+// destructuring patterns (over-approximated: every identifier of a pattern),
+// without entering nested functions and classes (only their names). top
+// is true for the function itself, whose body it scans.
+func declaredIn(v reflect.Value, out map[string]bool, top bool) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() && v.Type() != typeFile {
+			declaredIn(v.Elem(), out, top)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			declaredIn(v.Index(i), out, false)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		switch {
+		case !top && (t == typeFunc || t == typeArrow || t == typeStatic):
+			return
+		case t == typeClass:
+			if n := v.FieldByName("Name"); !n.IsNil() {
+				out[string(n.Interface().(*ast.Identifier).Name)] = true
+			}
+			return
+		case t == typeFuncDecl:
+			if n := v.FieldByName("Function").Elem().FieldByName("Name"); !n.IsNil() {
+				out[string(n.Interface().(*ast.Identifier).Name)] = true
+			}
+			return
+		case t == typeBinding || t == typeForDecl:
+			identifiersIn(v.FieldByName("Target"), out)
+		case t == typeParams:
+			identifiersIn(v.FieldByName("Rest"), out)
+		case t == typeCatch:
+			identifiersIn(v.FieldByName("Parameter"), out)
+		}
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				declaredIn(v.Field(i), out, false)
+			}
+		}
+	}
+}
+
+// identifiersIn adds every identifier under v to out, without entering
+// functions.
+func identifiersIn(v reflect.Value, out map[string]bool) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() && v.Type() != typeFile {
+			identifiersIn(v.Elem(), out)
+		}
+	case reflect.Slice:
+		for i := range v.Len() {
+			identifiersIn(v.Index(i), out)
+		}
+	case reflect.Struct:
+		t := v.Type()
+		if t == typeFunc || t == typeArrow || t == typeClass {
+			return
+		}
+		if t == typeIdent {
+			out[string(v.FieldByName("Name").Interface().(unistring.String))] = true
+			return
+		}
+		for i := range v.NumField() {
+			if t.Field(i).IsExported() {
+				identifiersIn(v.Field(i), out)
+			}
+		}
+	}
 }
 
 // push makes names visible in the current function until the returned
@@ -235,10 +355,20 @@ func (in *instrumenter) push(names []local) func() {
 	return func() { fs.names = fs.names[:n] }
 }
 
-// visible returns the names of the current function a hook passes: the
+// visible returns the names a hook passes: the current function's own
+// (visibleOwn), then those of its closure.
+func (in *instrumenter) visible() []local {
+	own := in.visibleOwn()
+	if in.fn == nil || len(in.fn.closure) == 0 {
+		return own
+	}
+	return append(own, in.fn.closure...)
+}
+
+// visibleOwn returns the names of the current function a hook passes: the
 // innermost binding of each name, never `arguments` (goja mishandles it in
 // arrow functions).
-func (in *instrumenter) visible() []local {
+func (in *instrumenter) visibleOwn() []local {
 	if in.fn == nil {
 		return nil
 	}
@@ -297,6 +427,8 @@ func (in *instrumenter) walk(v reflect.Value) {
 			derived := !v.FieldByName("SuperClass").IsNil()
 			defer func(saved bool) { in.derived = saved }(in.derived)
 			in.derived = derived
+		case typeFuncDecl:
+			in.hoisted = true
 		case typeMethod:
 			md := v.Addr().Interface().(*ast.MethodDefinition)
 			if in.derived && !md.Static && md.Kind == ast.PropertyKindMethod && propName(md.Key) == "constructor" {
@@ -466,7 +598,7 @@ func (in *instrumenter) raiseSite(idx file.Idx, caught bool) int {
 	id := len(in.d.raises)
 	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: caught, locals: in.visible()}
 	if in.fn != nil {
-		info.this = in.fn.this
+		info.this, info.async = in.fn.this, in.fn.async
 	}
 	in.d.raises = append(in.d.raises, info)
 	in.s.raises++
@@ -490,7 +622,7 @@ func (in *instrumenter) throw(ts *ast.ThrowStatement) {
 	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: in.try > 0, locals: in.visible()}
 	args := []ast.Expression{&ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(id), Value: int64(id)}, ts.Argument}
 	if in.fn != nil { // the locals, read only: `throw thrown(N, e, [a, b], this)`
-		info.this = in.fn.this
+		info.this, info.async = in.fn.this, in.fn.async
 		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
 		for _, l := range info.locals {
 			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})

@@ -803,3 +803,38 @@ onmessage = async (e) => {
 		t.Fatalf("reply = %v", v)
 	}
 }
+
+// TestDebugger_ConciseArrow: an expression-bodied arrow function has a
+// pause point: a breakpoint inside it hits on every call, with its
+// parameter in the local scope.
+func TestDebugger_ConciseArrow(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = (e) => {
+  const out = [1, 2].map((x) => x * 10);
+  postMessage(out.join());
+};`, core.Options{Filename: "arrow.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	col := strings.Index("  const out = [1, 2].map((x) => x * 10);", "x * 10")
+	r := d.ok("Debugger.setBreakpointByUrl", fmt.Sprintf(`{"url":"arrow.js","lineNumber":1,"columnNumber":%d}`, col))
+	if loc := r["locations"].([]any); len(loc) != 1 || loc[0].(map[string]any)["columnNumber"] != float64(col) {
+		t.Fatalf("breakpoint = %v", r)
+	}
+	w.PostMessage(rt, rt.ToValue(0))
+	for _, x := range []float64{1, 2} {
+		p := d.paused()
+		f := p["callFrames"].([]any)[0].(map[string]any)
+		if topLine(p) != 1 || f["location"].(map[string]any)["columnNumber"] != float64(col) || len(p["hitBreakpoints"].([]any)) != 1 {
+			t.Fatalf("paused = %v", p)
+		}
+		frame := f["callFrameId"].(string)
+		v := d.ok("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":"x"}`, frame))
+		if v["result"].(map[string]any)["value"] != x {
+			t.Fatalf("x = %v, want %v", v, x)
+		}
+		d.ok("Debugger.resume", "")
+	}
+	if v := recv(t, w, rt); v.String() != "10,20" {
+		t.Fatalf("reply = %v", v)
+	}
+}

@@ -391,7 +391,7 @@ func (in *instrumenter) visibleOwn() []local {
 // single-statement body (if, loops, with) into a block holding its hook. The
 // statement of a label is left alone: its hook goes before the label, and a
 // block in between would break `continue label`. Expression bodies of arrow
-// functions are not instrumented.
+// functions become blocks with a hook (concise); function bodies get a guard.
 func (in *instrumenter) walk(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Pointer:
@@ -488,11 +488,28 @@ func (in *instrumenter) walk(v reflect.Value) {
 		case *ast.ArrowFunctionLiteral:
 			if body, ok := n.Body.(*ast.BlockStatement); ok {
 				in.guard(body)
+			} else if eb, ok := n.Body.(*ast.ExpressionBody); ok && eb.Expression != nil {
+				in.concise(n, eb.Expression)
 			}
 		case *ast.CatchStatement:
 			in.catchHook(n)
 		}
 	}
+}
+
+// concise gives an expression-bodied arrow function `(x) => e` a statement
+// hook, as the block `{ hook; return e; }` with every new position at e's
+// start (Function.prototype.toString reads the source text, so it does not
+// change). It gets no guard: an error a builtin raises in e is seen by the
+// guard of the function that called it, at the position e raised it.
+func (in *instrumenter) concise(n *ast.ArrowFunctionLiteral, e ast.Expression) {
+	idx := e.Idx0()
+	ret := &ast.ReturnStatement{Return: idx, Argument: e}
+	body := &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{ret}}
+	if h := in.hook(ret); h != nil {
+		body.List = []ast.Statement{h, ret}
+	}
+	n.Body = body
 }
 
 // excName is the catch parameter of the hooks that watch exceptions.

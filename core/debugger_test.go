@@ -745,7 +745,7 @@ onmessage = (e) => postMessage(outer(e.data).join());`, core.Options{Filename: "
 	}
 	p := d.paused()
 	got := scopes(p)
-	if fmt.Sprint(got["local"]) != "map[x:1 y:3]" || fmt.Sprint(got["closure"]) != "map[a:1 k:5 l:10 v:2]" {
+	if fmt.Sprint(got["local"]) != "map[x:1 y:3]" || fmt.Sprint(got["closure"]) != "map[a:1 k:5 l:10 v:2]" || got["block"] != nil {
 		t.Fatalf("inner's scopes = %v", got)
 	}
 	frame := p["callFrames"].([]any)[0].(map[string]any)["callFrameId"].(string)
@@ -835,6 +835,48 @@ func TestDebugger_ConciseArrow(t *testing.T) {
 		d.ok("Debugger.resume", "")
 	}
 	if v := recv(t, w, rt); v.String() != "10,20" {
+		t.Fatalf("reply = %v", v)
+	}
+}
+
+// TestDebugger_BlockScope: bindings of nested blocks are a "block" scope,
+// listed before "local"; setVariableValue writes into it by its index.
+func TestDebugger_BlockScope(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `function f(a) {
+  let t = 1;
+  {
+    const b = 2;
+    let c = 3;
+    debugger;
+    c += b;
+    return [a, t, c].join();
+  }
+}
+onmessage = (e) => postMessage(f(e.data));`, core.Options{Filename: "block.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	w.PostMessage(rt, rt.ToValue(7))
+	p := d.paused()
+	f := p["callFrames"].([]any)[0].(map[string]any)
+	var types []string
+	for _, s := range f["scopeChain"].([]any) {
+		types = append(types, s.(map[string]any)["type"].(string))
+	}
+	if strings.Join(types, ",") != "block,local,global" {
+		t.Fatalf("scope chain = %v", types)
+	}
+	frame := f["callFrameId"].(string)
+	d.ok("Debugger.setVariableValue", fmt.Sprintf(`{"scopeNumber":0,"variableName":"c","newValue":{"value":10},"callFrameId":%q}`, frame))
+	if m := d.send("Debugger.setVariableValue", fmt.Sprintf(`{"scopeNumber":0,"variableName":"t","newValue":{"value":0},"callFrameId":%q}`, frame)); m["error"] == nil {
+		t.Fatalf("t was found in the block scope: %v", m)
+	}
+	v := d.ok("Debugger.evaluateOnCallFrame", fmt.Sprintf(`{"callFrameId":%q,"expression":"a + t + b + c"}`, frame))
+	if v["result"].(map[string]any)["value"] != float64(20) {
+		t.Fatalf("a + t + b + c = %v", v)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.String() != "7,1,12" {
 		t.Fatalf("reply = %v", v)
 	}
 }

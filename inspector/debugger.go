@@ -60,7 +60,7 @@ type Debugger struct {
 	asker    *Session               // the session whose Debugger.pause or step is pending: it owns the next pause
 	quiet    bool                   // a breakpoint condition is being evaluated: never pause
 	written  []written              // the locals changed during the last pause
-	evalIn   goja.Callable          // (scope, closure, this, source): evaluation in a paused frame
+	evalIn   goja.Callable          // (scopes innermost first, this, source): evaluation in a paused frame
 }
 
 type stepMode uint8
@@ -125,12 +125,12 @@ type pauseState struct {
 	owner   *Session // the session that may resume or step; the others observe
 
 	// The paused statement's frame, for a hook that passed its locals.
-	locals   []local      // the statement's locals, the order of values
-	readOnly bool         // a pause at a throw: locals are not written back
-	scope    *goja.Object // its locals by name: the "local" scope; evaluation and setVariableValue write here
-	closure  *goja.Object // the enclosing functions' variables it reaches: the "closure" scope; nil if none
-	values   []goja.Value // the locals as the hook passed them, to tell what changed
-	this     goja.Value   // nil when the hook passed none
+	locals   []local                  // the statement's locals, the order of values
+	readOnly bool                     // a pause at a throw: locals are not written back
+	scope    *goja.Object             // its locals by name: the "local" scope; evaluation and setVariableValue write here
+	objs     [scopeKinds]*goja.Object // the scope objects by kind (objs[scopeLocal] is scope); nil when empty
+	values   []goja.Value             // the locals as the hook passed them, to tell what changed
+	this     goja.Value               // nil when the hook passed none
 }
 
 // NewDebugger returns the Debugger of a new inspectable target.
@@ -166,18 +166,18 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	// proxy claims `arguments` so that the helper's own does not show.
 	h, err := rt.RunString(`(function (P, F, own) {
   var run = F("__scope", "__src", "with (__scope) { return eval(__src); }");
-  return function (scope, closure, thisv, src) {
+  return function (scopes, thisv, src) {
     var owner = function (k) {
       if (typeof k !== "string") return null;
-      if (own.call(scope, k)) return scope;
-      return closure && own.call(closure, k) ? closure : null;
+      for (var i = 0; i < scopes.length; i++) if (own.call(scopes[i], k)) return scopes[i];
+      return null;
     };
     var traps = {
       has: function (t, k) { return k === "arguments" || owner(k) !== null; },
       get: function (t, k) { var o = owner(k); return o ? o[k] : undefined; },
       set: function (t, k, v) { var o = owner(k); if (o) o[k] = v; return true; }
     };
-    return run.call(thisv, new P(scope, traps), src);
+    return run.call(thisv, new P(scopes[0] || {}, traps), src);
   };
 })(Proxy, Function, Object.prototype.hasOwnProperty)`)
 	if err != nil {
@@ -265,11 +265,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	d.written = d.written[:0]
 	if ps.scope != nil {
 		for i, l := range ps.locals {
-			from := ps.scope
-			if l.closure {
-				from = ps.closure
-			}
-			if v := from.Get(l.name); !l.konst && (v == nil || !v.SameAs(ps.values[i])) {
+			if v := ps.objs[l.scope].Get(l.name); !l.konst && (v == nil || !v.SameAs(ps.values[i])) {
 				d.written = append(d.written, written{i, v})
 			}
 		}
@@ -288,6 +284,7 @@ func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr,
 	ps.locals = locals
 	ps.scope = d.rt.NewObject()
 	_ = ps.scope.SetPrototype(nil)
+	ps.objs[scopeLocal] = ps.scope
 	for i, l := range locals {
 		v := o.Get(strconv.Itoa(i))
 		ps.values = append(ps.values, v)
@@ -295,13 +292,11 @@ func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr,
 		if l.konst {
 			w = goja.FLAG_FALSE
 		}
-		target := ps.scope
-		if l.closure {
-			if ps.closure == nil {
-				ps.closure = d.rt.NewObject()
-				_ = ps.closure.SetPrototype(nil)
-			}
-			target = ps.closure
+		target := ps.objs[l.scope]
+		if target == nil {
+			target = d.rt.NewObject()
+			_ = target.SetPrototype(nil)
+			ps.objs[l.scope] = target
 		}
 		_ = target.DefineDataProperty(l.name, v, w, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	}
@@ -310,12 +305,26 @@ func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr,
 	}
 }
 
-// closureValue is the closure scope object, or undefined.
-func (ps *pauseState) closureValue() goja.Value {
-	if ps.closure == nil {
-		return goja.Undefined()
+// chain returns the frame's scopes as Debugger.paused lists them, innermost
+// first: block (if any), local, closure (if any).
+func (ps *pauseState) chain() (kinds []scopeKind, objs []*goja.Object) {
+	for _, k := range []scopeKind{scopeBlock, scopeLocal, scopeClosure} {
+		if ps.objs[k] != nil {
+			kinds, objs = append(kinds, k), append(objs, ps.objs[k])
+		}
 	}
-	return ps.closure
+	return kinds, objs
+}
+
+// scopesValue is the frame's scope objects as a JavaScript array, innermost
+// first, for evalIn.
+func (d *Debugger) scopesValue(ps *pauseState) goja.Value {
+	_, objs := ps.chain()
+	vals := make([]any, len(objs))
+	for i, o := range objs {
+		vals[i] = o
+	}
+	return d.rt.NewArray(vals...)
 }
 
 // condition evaluates a breakpoint condition in the statement's frame (its
@@ -333,7 +342,11 @@ func (d *Debugger) condition(ps *pauseState, src string) bool {
 	}
 	d.quiet = true
 	defer func() { d.quiet = false }()
-	v, err := d.evalIn(goja.Undefined(), scope, ps.closureValue(), this, d.rt.ToValue(src))
+	scopes := d.scopesValue(ps)
+	if ps.scope == nil {
+		scopes = d.rt.NewArray(scope)
+	}
+	v, err := d.evalIn(goja.Undefined(), scopes, this, d.rt.ToValue(src))
 	return err == nil && v.ToBoolean()
 }
 
@@ -684,10 +697,12 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 			cf.Location = *ps.at
 		}
 		if len(p.CallFrames) == 0 && ps.scope != nil { // the paused statement's own frame
-			if ps.closure != nil {
-				cf.ScopeChain = append([]scopeDesc{{Type: "closure", Object: c.remote(ps.closure, backtraceGroup)}}, cf.ScopeChain...)
+			kinds, objs := ps.chain()
+			chain := make([]scopeDesc, 0, len(kinds)+1)
+			for i, k := range kinds {
+				chain = append(chain, scopeDesc{Type: scopeTypes[k], Object: c.remote(objs[i], backtraceGroup)})
 			}
-			cf.ScopeChain = append([]scopeDesc{{Type: "local", Object: c.remote(ps.scope, backtraceGroup)}}, cf.ScopeChain...)
+			cf.ScopeChain = append(chain, cf.ScopeChain...)
 			if ps.this != nil {
 				cf.This = c.remote(ps.this, backtraceGroup)
 			}

@@ -400,7 +400,7 @@ func evaluateOnCallFrame(c *call) {
 		if this == nil {
 			this = goja.Undefined()
 		}
-		v, err = d.evalIn(goja.Undefined(), ps.scope, ps.closureValue(), this, c.rt.ToValue(*p.Expression))
+		v, err = d.evalIn(goja.Undefined(), d.scopesValue(ps), this, c.rt.ToValue(*p.Expression))
 	} else {
 		v, err = c.rt.RunScript("", *p.Expression)
 	}
@@ -436,18 +436,21 @@ func setVariableValue(c *call) {
 		return
 	}
 	ps := d.paused
-	if n != 0 || ps.scope == nil || ps.readOnly || *p.ScopeNumber < 0 || *p.ScopeNumber > 1 ||
-		(*p.ScopeNumber == 1 && ps.closure == nil) {
-		c.failServer("Only the local and closure scopes of the top call frame of a pause at a statement can be written in this version")
+	var kinds []scopeKind
+	if ps.scope != nil {
+		kinds, _ = ps.chain()
+	}
+	if n != 0 || ps.readOnly || *p.ScopeNumber < 0 || *p.ScopeNumber >= len(kinds) {
+		c.failServer("Only the block, local and closure scopes of the top call frame of a pause at a statement can be written in this version")
 		return
 	}
-	closure := *p.ScopeNumber == 1
+	kind := kinds[*p.ScopeNumber]
 	v, msg := c.argument(*p.NewValue)
 	if msg != "" {
 		c.failServer(msg)
 		return
 	}
-	i := slices.IndexFunc(ps.locals, func(l local) bool { return l.name == *p.VariableName && l.closure == closure })
+	i := slices.IndexFunc(ps.locals, func(l local) bool { return l.name == *p.VariableName && l.scope == kind })
 	if i < 0 {
 		c.failServer("Variable not found: " + *p.VariableName)
 		return
@@ -456,10 +459,6 @@ func setVariableValue(c *call) {
 		c.failServer("Assignment to constant variable.")
 		return
 	}
-	target := ps.scope
-	if closure {
-		target = ps.closure
-	}
-	_ = target.Set(*p.VariableName, v)
+	_ = ps.objs[kind].Set(*p.VariableName, v)
 	c.reply(empty{})
 }

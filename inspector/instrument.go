@@ -45,10 +45,23 @@ type stmtInfo struct {
 
 // A local is one variable a hook passes to the debugger.
 type local struct {
-	name    string
-	konst   bool // const or class binding: never written back
-	closure bool // a variable of an enclosing function: the "closure" scope
+	name  string
+	konst bool      // const or class binding: never written back
+	scope scopeKind // the scope of Debugger.paused that shows it
 }
+
+// scopeKind tells which scope of a paused frame a local belongs to.
+type scopeKind uint8
+
+const (
+	scopeLocal   scopeKind = iota // the function's parameters, vars and top-level lets
+	scopeBlock                    // lets, consts, classes and catch parameters of nested blocks
+	scopeClosure                  // variables of enclosing functions
+	scopeKinds
+)
+
+// scopeTypes are the CDP scope types of the kinds.
+var scopeTypes = [scopeKinds]string{"local", "block", "closure"}
 
 // A fnScope is what the instrumenter knows of the function it is in: the
 // names visible so far, innermost last, and those of enclosing functions
@@ -58,6 +71,7 @@ type fnScope struct {
 	base    int // names[:base] are the parameters and vars: never in a TDZ
 	this    bool
 	async   bool
+	lists   int     // statement lists being walked: 1 in the body, more in nested blocks
 	closure []local // enclosing functions' variables, none of them declared anywhere in this function
 }
 
@@ -260,7 +274,7 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 					continue
 				}
 				seen[l.name] = true
-				l.closure = true
+				l.scope = scopeClosure
 				fs.closure = append(fs.closure, l)
 			}
 		}
@@ -351,7 +365,10 @@ func (in *instrumenter) push(names []local) func() {
 		return func() {}
 	}
 	n := len(fs.names)
-	fs.names = append(fs.names, names...)
+	for _, l := range names {
+		l.scope = scopeBlock
+		fs.names = append(fs.names, l)
+	}
 	return func() { fs.names = fs.names[:n] }
 }
 
@@ -668,9 +685,14 @@ func (in *instrumenter) throw(ts *ast.ThrowStatement) {
 func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(stmts))
 	prologue := true
+	kind := scopeLocal
 	if in.fn != nil {
 		n := len(in.fn.names)
-		defer func(fs *fnScope) { fs.names = fs.names[:n] }(in.fn)
+		in.fn.lists++
+		if in.fn.lists > 1 {
+			kind = scopeBlock
+		}
+		defer func(fs *fnScope) { fs.names, fs.lists = fs.names[:n], fs.lists-1 }(in.fn)
 	}
 	for _, st := range stmts {
 		if prologue {
@@ -690,10 +712,14 @@ func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 		if in.fn != nil {
 			switch d := st.(type) {
 			case *ast.LexicalDeclaration:
+				n := len(in.fn.names)
 				in.fn.names = bindingNames(in.fn.names, d.Token == token.CONST, d.List)
+				for i := n; i < len(in.fn.names); i++ {
+					in.fn.names[i].scope = kind
+				}
 			case *ast.ClassDeclaration:
 				if d.Class.Name != nil {
-					in.fn.names = append(in.fn.names, local{name: string(d.Class.Name.Name), konst: true})
+					in.fn.names = append(in.fn.names, local{name: string(d.Class.Name.Name), konst: true, scope: kind})
 				}
 			}
 		}

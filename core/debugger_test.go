@@ -880,3 +880,50 @@ onmessage = (e) => postMessage(f(e.data));`, core.Options{Filename: "block.js", 
 		t.Fatalf("reply = %v", v)
 	}
 }
+
+// TestDebugger_PerSessionExceptionStates: each session's pause-on-exceptions
+// state counts (an exception pauses if some session asked for its kind),
+// and a session that leaves takes its state along; skipping all pauses
+// needs every session to ask for it.
+func TestDebugger_PerSessionExceptionStates(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = (e) => {
+  try { throw 1; } catch (x) {}
+  if (e.data === "debugger") { debugger; }
+  postMessage(e.data);
+};`, core.Options{Filename: "states.js", Inspectable: true})
+	a, b := attach(t, w), attach(t, w)
+	a.ok("Debugger.enable", "")
+	b.ok("Debugger.enable", "")
+	a.ok("Debugger.setPauseOnExceptions", `{"state":"none"}`)
+	b.ok("Debugger.setPauseOnExceptions", `{"state":"caught"}`)
+	w.PostMessage(rt, rt.ToValue("x"))
+	if p := b.paused(); p["reason"] != "exception" {
+		t.Fatalf("b's caught state did not pause: %v", p)
+	}
+	a.paused()
+	a.ok("Debugger.resume", "") // a enabled first: it owns the pause
+	if v := recv(t, w, rt); v.String() != "x" {
+		t.Fatalf("reply = %v", v)
+	}
+	w.DetachInspectorSession(b.s) // b's state goes with it
+	w.PostMessage(rt, rt.ToValue("y"))
+	if v := recv(t, w, rt); v.String() != "y" {
+		t.Fatalf("reply = %v", v)
+	}
+	c := attach(t, w)
+	c.ok("Debugger.enable", "")
+	a.ok("Debugger.setSkipAllPauses", `{"skip":true}`)
+	w.PostMessage(rt, rt.ToValue("debugger")) // c does not skip: the debugger statement pauses
+	if p := c.paused(); p["reason"] != "other" {
+		t.Fatalf("paused = %v", p)
+	}
+	a.paused()
+	a.ok("Debugger.resume", "")
+	recv(t, w, rt)
+	c.ok("Debugger.setSkipAllPauses", `{"skip":true}`)
+	w.PostMessage(rt, rt.ToValue("debugger")) // now every session skips
+	if v := recv(t, w, rt); v.String() != "debugger" {
+		t.Fatalf("reply = %v", v)
+	}
+}

@@ -55,8 +55,10 @@ type Debugger struct {
 	next     bool                   // Debugger.pause: pause at the next statement
 	nextWhy  string                 // the reason of that pause: "other", or "Break on start" (runIfWaitingForDebugger)
 	active   bool                   // setBreakpointsActive
-	onThrow  string                 // setPauseOnExceptions: "none", "caught", "uncaught" or "all"
-	skipAll  bool                   // setSkipAllPauses
+	onThrow  string                 // the sessions' setPauseOnExceptions combined: "none", "caught", "uncaught" or "all"
+	skipAll  bool                   // every session asked setSkipAllPauses(true)
+	throwBy  map[*Session]string    // each session's setPauseOnExceptions
+	skipBy   map[*Session]bool      // each session's setSkipAllPauses
 	asker    *Session               // the session whose Debugger.pause or step is pending: it owns the next pause
 	quiet    bool                   // a breakpoint condition is being evaluated: never pause
 	written  []written              // the locals changed during the last pause
@@ -135,7 +137,8 @@ type pauseState struct {
 
 // NewDebugger returns the Debugger of a new inspectable target.
 func NewDebugger() *Debugger {
-	return &Debugger{bps: make(map[string]*breakpoint), bpAt: make(map[int][]string), active: true, onThrow: "none"}
+	return &Debugger{bps: make(map[string]*breakpoint), bpAt: make(map[int][]string), active: true, onThrow: "none",
+		throwBy: make(map[*Session]string), skipBy: make(map[*Session]bool)}
 }
 
 // Install defines the hook global in rt, the target's realm, and records
@@ -521,6 +524,32 @@ func (d *Debugger) resume(step stepMode) {
 	d.stepping, d.depth = step, d.paused.depth
 }
 
+// combine derives the target's pause-on-exceptions and skip-all states from
+// the sessions', as V8 does with several agents: an exception pauses when
+// some session asked for its kind (caught or uncaught), and pauses are
+// skipped only when every session asked to skip them.
+func (d *Debugger) combine() {
+	var caught, uncaught bool
+	for _, st := range d.throwBy {
+		caught = caught || st == "caught" || st == "all"
+		uncaught = uncaught || st == "uncaught" || st == "all"
+	}
+	switch {
+	case caught && uncaught:
+		d.onThrow = "all"
+	case caught:
+		d.onThrow = "caught"
+	case uncaught:
+		d.onThrow = "uncaught"
+	default:
+		d.onThrow = "none"
+	}
+	d.skipAll = len(d.sessions) > 0
+	for _, s := range d.sessions {
+		d.skipAll = d.skipAll && d.skipBy[s]
+	}
+}
+
 // detach forgets s: its breakpoints go, and with the last session the hooks
 // turn off and a pause ends.
 func (d *Debugger) detach(s *Session) {
@@ -540,8 +569,11 @@ func (d *Debugger) detach(s *Session) {
 			d.removeBreakpoint(id)
 		}
 	}
+	delete(d.throwBy, s)
+	delete(d.skipBy, s)
+	d.combine()
 	if len(d.sessions) == 0 {
-		d.next, d.onThrow, d.skipAll = false, "none", false
+		d.next = false
 		d.resume(stepNone)
 		d.stepping = stepNone
 	}

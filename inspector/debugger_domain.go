@@ -44,6 +44,7 @@ func debuggerEnable(c *call) {
 	was := slices.Contains(d.sessions, c.s)
 	if !was {
 		d.sessions = append(d.sessions, c.s)
+		d.combine()
 		d.setOn()
 		for _, sc := range d.scripts {
 			c.s.emitScriptParsed(sc)
@@ -230,7 +231,8 @@ func setSkipAllPauses(c *call) {
 		c.missing("skip")
 		return
 	}
-	d.skipAll = *p.Skip
+	d.skipBy[c.s] = *p.Skip
+	d.combine()
 	c.reply(empty{})
 }
 
@@ -346,7 +348,8 @@ func setPauseOnExceptions(c *call) {
 	}
 	switch *p.State {
 	case "none", "caught", "uncaught", "all":
-		d.onThrow = *p.State
+		d.throwBy[c.s] = *p.State
+		d.combine()
 		c.reply(empty{})
 	default:
 		c.fail(codeInvalidParams, msgInvalidParams, "Unknown pause on exceptions mode: "+*p.State)

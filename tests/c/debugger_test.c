@@ -1,8 +1,9 @@
 /*
  * debugger_test.c - the Debugger domain through the C ABI: a pause at `debugger;` resumed from inside the session
  * callback; a URL breakpoint with local-scope reads, evaluateOnCallFrame writes, object groups, stepOver and a
- * caught-exception pause; detach and terminate while paused; owner and observer sessions; and two workers paused at
- * once while an inspectable main context pauses inside JSEvaluateScript and resumes from its callback.
+ * caught-exception pause; detach and terminate while paused; owner and observer sessions; stepping into, over and out
+ * across nested calls, a conditional breakpoint and getPossibleBreakpoints; and two workers paused at once while an
+ * inspectable main context pauses inside JSEvaluateScript and resumes from its callback.
  *
  * Prints one line per check and exits non-zero if any check fails.
  */
@@ -257,12 +258,107 @@ static void test_two_workers_and_a_context(JSContextRef ctx) {
     inbox_free(&cin);
 }
 
+/* next_paused pumps s until a Debugger.paused arrives after message index from, and returns it (NULL if none). */
+static const char *next_paused(ZJSWorkerInspectorSessionRef s, inbox *in, size_t from) {
+    for (int i = 0; i < 100; i++) {
+        for (size_t j = from; j < in->n; j++) {
+            if (strstr(in->msgs[j], "\"method\":\"Debugger.paused\"") != NULL) {
+                return in->msgs[j];
+            }
+        }
+        if (ZJSWorkerInspectorSessionPump(s, 5000) != kZJSWorkerInspectorPumpMessage) {
+            return NULL;
+        }
+    }
+    return NULL;
+}
+
+/* top_line returns the lineNumber of the first call frame of a Debugger.paused message, or -1. */
+static int top_line(const char *paused) {
+    const char *p = paused != NULL ? strstr(paused, "\"lineNumber\":") : NULL;
+    return p != NULL ? atoi(p + strlen("\"lineNumber\":")) : -1;
+}
+
+/* Stepping into, over and out across nested calls; a conditional breakpoint; getPossibleBreakpoints. */
+static void test_stepping_and_conditions(JSContextRef ctx) {
+    JSWorkerRef w = inspectable_worker("function c() {\n"
+                                       "  return 1;\n"
+                                       "}\n"
+                                       "function b(n) {\n"
+                                       "  var r = c();\n"
+                                       "  return r + n;\n"
+                                       "}\n"
+                                       "onmessage = function (e) {\n"
+                                       "  debugger;\n"
+                                       "  var v = b(e.data);\n"
+                                       "  for (var i = 0; i < 3; i++) { v += i; }\n"
+                                       "  postMessage(v);\n"
+                                       "};\n",
+                                       "step.js");
+    inbox in = {0};
+    ZJSWorkerInspectorSessionRef s = ZJSWorkerInspectorSessionCreate(w, on_message, &in);
+    char buf[512], script_id[32], frame[64];
+    wdispatch(s, "{\"id\":1,\"method\":\"Debugger.enable\"}");
+    string_field(pump_for(s, &in, "Debugger.scriptParsed", NULL), "scriptId", script_id, sizeof script_id);
+    post_number(w, ctx, 10);
+    int lines[6];
+    const char *steps[] = {NULL, "stepOver", "stepInto", "stepInto", "stepOut", "stepOut"};
+    for (int i = 0; i < 6; i++) {
+        size_t from = in.n;
+        if (steps[i] != NULL) {
+            snprintf(buf, sizeof buf, "{\"id\":%d,\"method\":\"Debugger.%s\"}", 10 + i, steps[i]);
+            wdispatch(s, buf);
+        }
+        lines[i] = top_line(next_paused(s, &in, from));
+    }
+    check(lines[0] == 8 && lines[1] == 9 && lines[2] == 4 && lines[3] == 1 && lines[4] == 5 && lines[5] == 10,
+          "debugger; stepOver, stepInto, stepInto, stepOut, stepOut pause at lines 8 9 4 1 5 10 (got %d %d %d %d %d %d)",
+          lines[0], lines[1], lines[2], lines[3], lines[4], lines[5]);
+
+    int col = (int)(strstr("  for (var i = 0; i < 3; i++) { v += i; }", "v += i") -
+                    "  for (var i = 0; i < 3; i++) { v += i; }");
+    snprintf(buf, sizeof buf,
+             "{\"id\":20,\"method\":\"Debugger.getPossibleBreakpoints\",\"params\":{\"start\":{\"scriptId\":\"%s\","
+             "\"lineNumber\":10,\"columnNumber\":0},\"end\":{\"scriptId\":\"%s\",\"lineNumber\":11,\"columnNumber\":0}}}",
+             script_id, script_id);
+    wdispatch(s, buf);
+    const char *possible = pump_for(s, &in, "\"id\":20,", NULL);
+    char want[64];
+    snprintf(want, sizeof want, "\"lineNumber\":10,\"columnNumber\":%d", col);
+    check(possible != NULL && strstr(possible, "\"lineNumber\":10,\"columnNumber\":2") != NULL &&
+              strstr(possible, want) != NULL && strstr(possible, "\"lineNumber\":11") == NULL,
+          "getPossibleBreakpoints lists the for statement and its body on line 10");
+    snprintf(buf, sizeof buf,
+             "{\"id\":21,\"method\":\"Debugger.setBreakpointByUrl\",\"params\":{\"url\":\"step.js\",\"lineNumber\":10,"
+             "\"columnNumber\":%d,\"condition\":\"i === 2\"}}",
+             col);
+    wdispatch(s, buf);
+    check(pump_for(s, &in, "\"id\":21,\"result\"", NULL) != NULL, "a conditional breakpoint inside the loop");
+    size_t from = in.n;
+    wdispatch(s, "{\"id\":22,\"method\":\"Debugger.resume\"}");
+    const char *hit = next_paused(s, &in, from);
+    check(hit != NULL && strstr(hit, "hitBreakpoints\":[\"") != NULL, "the conditional breakpoint hits");
+    string_field(hit, "callFrameId", frame, sizeof frame);
+    snprintf(buf, sizeof buf,
+             "{\"id\":23,\"method\":\"Debugger.evaluateOnCallFrame\",\"params\":{\"callFrameId\":\"%s\","
+             "\"expression\":\"i\"}}",
+             frame);
+    wdispatch(s, buf);
+    check(pump_for(s, &in, "\"id\":23,", "\"value\":2") != NULL, "only when its condition holds: i is 2");
+    wdispatch(s, "{\"id\":24,\"method\":\"Debugger.resume\"}");
+    check(reply(w, ctx, 10000) == 14, "the worker replies 11 + 0 + 1 + 2 = 14");
+    ZJSWorkerInspectorSessionRelease(s);
+    JSWorkerRelease(w);
+    inbox_free(&in);
+}
+
 int main(void) {
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     test_resume_from_callback(ctx);
     test_breakpoint_walkthrough(ctx);
     test_detach_and_terminate(ctx);
     test_owner_and_observer(ctx);
+    test_stepping_and_conditions(ctx);
     test_two_workers_and_a_context(ctx);
     JSGlobalContextRelease(ctx);
     return check_done();

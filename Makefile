@@ -13,6 +13,22 @@ CMAKE_FLAGS ?=
 LIB := $(BUILD_DIR)/libjsworker.so
 CTEST_DIR := $(BUILD_DIR)/ctest
 
+# The library's version comes from the header (the contract); its SONAME carries the major version.
+VERSION := $(shell sed -n 's/^\#define JSWORKER_VERSION_STRING "\(.*\)"/\1/p' include/jsworker.h)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME := libjsworker.so.$(SOMAJOR)
+
+# `make install` layout (GNU conventions; DESTDIR stages a package).
+PREFIX ?= /usr/local
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+BINDIR ?= $(PREFIX)/bin
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+CMAKEDIR ?= $(LIBDIR)/cmake/jsworker
+INSTALL ?= install
+PYTHON ?= python3
+CARGO ?= cargo
+
 # Go sources to format-check: everything tracked or new, except generated or test-data trees.
 GO_FILES = $(shell find . -name '*.go' -not -path './$(BUILD_DIR)/*' -not -path '*/testdata/*' -not -path './.git/*')
 
@@ -22,13 +38,16 @@ SHELL := /bin/bash
 # The steps of `test` and `check` run in the order written, even under -j.
 .NOTPARALLEL:
 
+.PHONY: install uninstall python-test rust-test package-test
 .PHONY: help build run test deps check bench bench-c bench-compare fuzz soak memtest-full clean fmtcheck vet gotest ctest ctest-build staticcheck tidycheck
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-14s %s\n", $$1, $$2}'
 
 build: ## Build the C shared library build/libjsworker.so (the header is include/jsworker.h)
-	$(GO) build -buildmode=c-shared -o $(LIB) ./cmd/libbuild
+	$(GO) build -buildmode=c-shared -ldflags=-extldflags=-Wl,-soname,$(SONAME) -o $(LIB) ./cmd/libbuild
+	@# Programs linked against it record the SONAME, so the build tree needs that name too.
+	@ln -sf libjsworker.so $(BUILD_DIR)/$(SONAME)
 	@# cgo's generated header is not the contract (and omits capi's exports); do not leave it lying around.
 	@rm -f $(BUILD_DIR)/libjsworker.h
 
@@ -39,23 +58,23 @@ run: build ## Build libjsworker.so, then run the C demo host (examples/cdemo: 4 
 		-L$(BUILD_DIR) -ljsworker -Wl,-rpath,$(abspath $(BUILD_DIR))
 	$(DEMO)
 
-test: deps fmtcheck vet gotest build ctest ## Run the full suite: deps, gofmt, vet, Go tests (-race -short), C/C++ tests (CTest)
+test: deps fmtcheck vet gotest build ctest python-test rust-test package-test ## Run the full suite: deps, gofmt, vet, Go tests (-race -short), C/C++ tests (CTest), bindings, packaging
 
-deps: ## Check the tools (go, gcc, g++, cmake, nm); as root with apt-get, install the missing ones
+deps: ## Check the tools (go, gcc, g++, cmake, nm, pkg-config, python3); as root with apt-get, install the missing ones
 	@command -v $(GO) >/dev/null 2>&1 || { \
 		echo "deps: '$(GO)' not found. jsworker needs Go 1.26 or newer: download it from https://go.dev/dl/" >&2; \
 		echo "      (e.g. go1.26.8.linux-amd64.tar.gz), unpack it with 'tar -C /usr/local -xzf go1.26.8.linux-amd64.tar.gz'" >&2; \
 		echo "      and add /usr/local/go/bin to PATH, or run make with GO=/path/to/go." >&2; \
 		exit 1; }
 	@missing=; pkgs=; \
-	for t in gcc:gcc g++:g++ $(CMAKE):cmake nm:binutils; do \
+	for t in gcc:gcc g++:g++ $(CMAKE):cmake nm:binutils pkg-config:pkg-config $(PYTHON):python3; do \
 		command -v "$${t%%:*}" >/dev/null 2>&1 || { missing="$$missing $${t%%:*}"; pkgs="$$pkgs $${t##*:}"; }; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-			echo "deps: missing:$$missing; installing cmake g++ binutils with apt-get"; \
+			echo "deps: missing:$$missing; installing cmake g++ binutils pkg-config python3 with apt-get"; \
 			apt-get update && \
-			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends cmake g++ binutils || exit 1; \
+			DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends cmake g++ binutils pkg-config python3 || exit 1; \
 		else \
 			echo "deps: missing:$$missing" >&2; \
 			echo "      install the packages:$$pkgs (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends$$pkgs)" >&2; \
@@ -96,6 +115,39 @@ soak: ## Run the Hammer and Soak tests at full size under -race (slow)
 clean: ## Remove the build outputs (build/)
 	rm -rf $(BUILD_DIR)
 
+# What `make install` writes under $(DESTDIR): uninstall removes exactly these.
+INSTALLED = $(LIBDIR)/libjsworker.so.$(VERSION) $(LIBDIR)/$(SONAME) $(LIBDIR)/libjsworker.so \
+	$(INCLUDEDIR)/jsworker.h $(INCLUDEDIR)/jsworker.hpp $(PKGCONFIGDIR)/jsworker.pc \
+	$(CMAKEDIR)/jsworkerConfig.cmake $(CMAKEDIR)/jsworkerConfigVersion.cmake $(BINDIR)/jsworker
+
+install: build ## Install library (with SONAME), headers, jsworker.pc, CMake package, CLI: PREFIX=/usr/local [DESTDIR=]
+	@test -n "$(VERSION)" || { echo "install: no JSWORKER_VERSION_STRING in include/jsworker.h" >&2; exit 1; }
+	$(INSTALL) -d $(DESTDIR)$(LIBDIR) $(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR) $(DESTDIR)$(CMAKEDIR)
+	$(INSTALL) -m 0755 $(LIB) $(DESTDIR)$(LIBDIR)/libjsworker.so.$(VERSION)
+	ln -sf libjsworker.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libjsworker.so
+	$(INSTALL) -m 0644 include/jsworker.h include/jsworker.hpp $(DESTDIR)$(INCLUDEDIR)/
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' \
+		-e 's|@VERSION@|$(VERSION)|g' packaging/jsworker.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/jsworker.pc
+	sed -e 's|@CMAKE_TO_LIBDIR@|'"$$(realpath -m --relative-to=$(CMAKEDIR) $(LIBDIR))"'|g' \
+		-e 's|@CMAKE_TO_INCLUDEDIR@|'"$$(realpath -m --relative-to=$(CMAKEDIR) $(INCLUDEDIR))"'|g' \
+		-e 's|@VERSION@|$(VERSION)|g' -e 's|@SONAME@|$(SONAME)|g' \
+		packaging/jsworkerConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/jsworkerConfig.cmake
+	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(SOMAJOR)|g' -e 's|@MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
+		packaging/jsworkerConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/jsworkerConfigVersion.cmake
+	@# The command-line runner, once ./cmd/jsworker exists.
+	@if [ -d cmd/jsworker ]; then \
+		echo "$(GO) build -o $(BUILD_DIR)/jsworker ./cmd/jsworker"; \
+		$(GO) build -o $(BUILD_DIR)/jsworker ./cmd/jsworker && \
+		$(INSTALL) -d $(DESTDIR)$(BINDIR) && $(INSTALL) -m 0755 $(BUILD_DIR)/jsworker $(DESTDIR)$(BINDIR)/jsworker; \
+	else \
+		echo "install: no ./cmd/jsworker in this tree; the jsworker command is not installed"; \
+	fi
+
+uninstall: ## Remove what `make install` installed (same PREFIX and DESTDIR)
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	rmdir $(DESTDIR)$(CMAKEDIR) 2>/dev/null || true
+
 # The steps below are the parts of test and check; they can also be run on their own.
 
 fmtcheck:
@@ -121,6 +173,22 @@ ctest-build: build
 
 staticcheck:
 	$(GO) run $(STATICCHECK) ./...
+
+# The bindings' tests load $(LIB) (JSWORKER_LIBRARY / JSWORKER_LIB_DIR): the library of this build, not one installed.
+python-test: build ## Python binding tests (bindings/python, unittest; stdlib only)
+	cd bindings/python && JSWORKER_LIBRARY=$(abspath $(LIB)) $(PYTHON) -m unittest discover -s tests -t . -v
+
+rust-test: build ## Rust binding tests (bindings/rust, cargo test --offline); skipped when cargo is not installed
+	@if command -v $(CARGO) >/dev/null 2>&1; then \
+		echo "cd bindings/rust && $(CARGO) test --offline"; \
+		cd bindings/rust && JSWORKER_LIB_DIR=$(abspath $(BUILD_DIR)) CARGO_TARGET_DIR=$(abspath $(BUILD_DIR))/cargo \
+			$(CARGO) test --offline; \
+	else \
+		echo "rust-test: skipped: cargo not found (install Rust from https://rustup.rs to run the Rust binding tests)"; \
+	fi
+
+package-test: build ## Install into a temporary prefix; build and run examples/cmake-consumer (find_package, pkg-config)
+	MAKE="$(MAKE)" BUILD_DIR="$(BUILD_DIR)" CMAKE="$(CMAKE)" packaging/test-install.sh
 
 tidycheck:
 	$(GO) mod tidy

@@ -59,6 +59,7 @@ func JSGlobalContextRelease(ctx uintptr) {
 		return
 	}
 	if c.refs--; c.refs == 0 {
+		closeEventLoop(c) // workers and ports its JavaScript created (eventloop.go)
 		c.endInspectorSessions()
 		c.destroy()
 	}

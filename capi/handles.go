@@ -18,6 +18,7 @@ const (
 	kindScope
 	kindWorkerSession  // ZJSWorkerInspectorSessionRef
 	kindContextSession // ZJSInspectorSessionRef
+	kindModuleRequest  // ZJSModuleRequestRef (module.go): valid during a loader callback only
 )
 
 // String names the kind as the public header does, for exception messages.
@@ -39,6 +40,8 @@ func (k kind) String() string {
 		return "a worker inspector session (ZJSWorkerInspectorSessionRef)"
 	case kindContextSession:
 		return "a context inspector session (ZJSInspectorSessionRef)"
+	case kindModuleRequest:
+		return "a module request (ZJSModuleRequestRef)"
 	}
 	return "an unknown object"
 }

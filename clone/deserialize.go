@@ -187,7 +187,7 @@ func (d *decoder) readManifest() error {
 	if err != nil {
 		return err
 	}
-	transfers, shared := 0, 0
+	transfers, shared, ports := 0, 0, 0
 	for i := 0; i < n; i++ {
 		k, err := d.readByte()
 		if err != nil {
@@ -217,6 +217,13 @@ func (d *decoder) readManifest() error {
 				return err
 			}
 			shared++
+		case manifestPort:
+			if d.remaining() < tokenLen {
+				return d.malformed("unexpected end of frame in a token")
+			}
+			copy(en.tok[:], d.data[d.pos:])
+			d.pos += tokenLen
+			ports++
 		default:
 			d.pos--
 			return d.malformed("unknown manifest entry kind 0x%02x", k)
@@ -236,6 +243,12 @@ func (d *decoder) readManifest() error {
 			return &DataCloneError{Message: "SharedArrayBuffer is not supported yet."}
 		}
 	}
+	var portsHook MessagePorts
+	if ports > 0 {
+		if portsHook = messagePorts(); portsHook == nil {
+			return &DataCloneError{Message: "MessagePort is not supported here."}
+		}
+	}
 	transfers = 0
 	for i := range d.manifest {
 		en := &d.manifest[i]
@@ -243,6 +256,12 @@ func (d *decoder) readManifest() error {
 		case manifestTransfer:
 			en.obj = d.rt.ToValue(d.rt.NewArrayBuffer(d.buffers[transfers])).(*goja.Object)
 			transfers++
+		case manifestPort:
+			o, err := portsHook.Attach(d.rt, PortToken(en.tok))
+			if err != nil {
+				return err
+			}
+			en.obj = o
 		case manifestShared:
 			o, err := hook.Attach(d.rt, en.tok, int(en.length))
 			if err != nil {
@@ -433,7 +452,7 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		return d.add(s.ToObject(d.rt)), nil
 	case tagArrayBuffer:
 		return d.readBuffer()
-	case tagTransferred, tagShared:
+	case tagTransferred, tagShared, tagPort:
 		return d.readManifestRef(tag)
 	case tagView:
 		return d.readView(depth)

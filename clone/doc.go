@@ -22,6 +22,8 @@
 //	                                    the i-th 't' entry naming the frame's i-th buffer
 //	'u' 0x75  SharedArrayBuffer         16-byte token (random, single use), varint byteLength when sent
 //	                                    (a growable buffer may have grown by the time it is read)
+//	'p' 0x70  transferred MessagePort   16-byte token (random, single use) of the MessagePorts hook (port.go);
+//	                                    these entries follow the 't' entries, before the 'u' ones
 //
 // The padding is zero bytes up to the next multiple of 8 from the frame
 // start, so that the value starts 8-aligned. A value is one tag byte
@@ -64,6 +66,7 @@
 //	'B'  0x42  ArrayBuffer           varint n, zero padding to a multiple of 8 from the frame start, n bytes
 //	't'  0x74  ArrayBuffer, moved    varint index of a 't' manifest entry
 //	'u'  0x75  SharedArrayBuffer     varint index of a 'u' manifest entry
+//	'p'  0x70  MessagePort           varint index of a 'p' manifest entry (only a port in the transfer list)
 //	'V'  0x56  view                  kind byte, the buffer (a 'B', 't', 'u' or '^' value), varint byteOffset,
 //	                                 varint byteLength; kinds: 'b' Int8, 'B' Uint8, 'C' Uint8Clamped,
 //	                                 'w' Int16, 'W' Uint16, 'd' Int32, 'D' Uint32, 'f' Float32,

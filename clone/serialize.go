@@ -65,6 +65,9 @@ func serialize(rt *goja.Runtime, v goja.Value, maxBytes int, tl *transferList) (
 	defer e.release()
 	e.rt, e.tl, e.global = rt, tl, rt.GlobalObject()
 	e.shared = sharedMemory()
+	if h := messagePorts(); h != nil {
+		e.isPort = h.Ports(rt)
+	}
 	e.limit = math.MaxInt
 	if maxBytes > 0 {
 		e.limit = maxBytes
@@ -100,12 +103,15 @@ func (e *encoder) appendHeader(b []byte, sab []sharedEntry) []byte {
 	b = append(b, formatVersion)
 	n := len(sab)
 	if e.tl != nil {
-		n += len(e.tl.buffers)
+		n += len(e.tl.buffers) + len(e.tl.portToks)
 	}
 	b = appendUvarint(b, uint32(n))
 	if e.tl != nil {
 		for _, ab := range e.tl.buffers {
 			b = appendUvarint(append(b, manifestTransfer), uint32(len(ab.Bytes())))
+		}
+		for _, tok := range e.tl.portToks {
+			b = append(append(b, manifestPort), tok[:]...)
 		}
 	}
 	for _, s := range sab {
@@ -186,6 +192,7 @@ type encoder struct {
 	valueStart int
 	tl         *transferList
 	shared     SharedMemory
+	isPort     func(*goja.Object) bool // nil when the realm has no MessagePorts
 	sab        []sharedEntry
 	refs       []Ref
 
@@ -215,7 +222,7 @@ func (e *encoder) release() {
 		}
 	}
 	e.nobjs = 0
-	e.rt, e.global, e.realm, e.err, e.tl, e.shared = nil, nil, nil, nil, nil, nil
+	e.rt, e.global, e.realm, e.err, e.tl, e.shared, e.isPort = nil, nil, nil, nil, nil, nil, nil
 	e.sab, e.refs = e.sab[:0], nil
 	encoderPool.Put(e)
 }
@@ -547,6 +554,10 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 	}
 	// The two commonest kinds first, without a table lookup.
 	if t == plainType && o.ClassName() == "Object" && o != e.global {
+		if e.isPort != nil && e.isPort(o) {
+			e.writePort(o)
+			return
+		}
 		if e.enter(depth) {
 			e.register(o)
 			e.writePlain(o, depth)

@@ -252,7 +252,7 @@ func (e *encoder) writeShared(o *goja.Object) {
 	}
 	idx := len(e.sab)
 	if e.tl != nil {
-		idx += len(e.tl.buffers)
+		idx += len(e.tl.buffers) + len(e.tl.portToks)
 	}
 	// The entry joins the manifest in front of the value when the walk
 	// ends; count it now so that the cap holds while writing.

@@ -80,7 +80,12 @@ func pendingCount() int {
 type transferList struct {
 	objs    []*goja.Object
 	buffers []goja.ArrayBuffer
-	index   map[*goja.Object]uint32 // object -> manifest index
+	index   map[*goja.Object]uint32 // buffer -> manifest index
+
+	// MessagePorts (port.go): their manifest entries follow the buffers'.
+	ports     []*goja.Object
+	portIndex map[*goja.Object]uint32 // port -> index in ports
+	portToks  []PortToken             // filled by SerializeTransfer once taken
 }
 
 // checkTransfer validates the transfer list as the HTML algorithm does
@@ -89,11 +94,31 @@ type transferList struct {
 func checkTransfer(rt *goja.Runtime, list []goja.Value) (*transferList, error) {
 	tl := &transferList{index: make(map[*goja.Object]uint32, len(list))}
 	shared := sharedMemory()
+	var isPort func(*goja.Object) bool
+	if h := messagePorts(); h != nil {
+		isPort = h.Ports(rt)
+	}
 	for i, v := range list {
 		at := "at index " + strconv.Itoa(i) + " of the transfer list"
 		o, ok := v.(*goja.Object)
+		if ok && o != nil && isPort != nil && isPort(o) {
+			if _, dup := tl.portIndex[o]; dup {
+				return nil, &DataCloneError{Message: "the MessagePort " + at + " is listed more than once."}
+			}
+			if tl.portIndex == nil {
+				tl.portIndex = make(map[*goja.Object]uint32)
+			}
+			tl.portIndex[o] = uint32(len(tl.ports))
+			tl.ports = append(tl.ports, o)
+			tl.objs = append(tl.objs, o)
+			continue
+		}
 		if !ok || o == nil || implType(o) != bufferType {
-			return nil, &DataCloneError{Message: "the value " + at + " is not transferable (only ArrayBuffers are)."}
+			what := "only ArrayBuffers are"
+			if messagePorts() != nil {
+				what = "only ArrayBuffers and MessagePorts are"
+			}
+			return nil, &DataCloneError{Message: "the value " + at + " is not transferable (" + what + ")."}
 		}
 		if _, dup := tl.index[o]; dup {
 			return nil, &DataCloneError{Message: "the ArrayBuffer " + at + " is listed more than once."}
@@ -108,7 +133,7 @@ func checkTransfer(rt *goja.Runtime, list []goja.Value) (*transferList, error) {
 		if uint64(len(ab.Bytes())) > maxVarint {
 			return nil, &DataCloneError{Message: "the ArrayBuffer " + at + " is too large to be transferred."}
 		}
-		tl.index[o] = uint32(i)
+		tl.index[o] = uint32(len(tl.buffers))
 		tl.objs = append(tl.objs, o)
 		tl.buffers = append(tl.buffers, ab)
 	}
@@ -157,12 +182,33 @@ func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, 
 	if tl != nil {
 		t = &transferTicket{objs: tl.objs}
 		if i := t.mark(); i >= 0 {
-			return nil, noCommit, &DataCloneError{Message: "the ArrayBuffer at index " + strconv.Itoa(i) +
+			return nil, noCommit, &DataCloneError{Message: "the object at index " + strconv.Itoa(i) +
 				" of the transfer list is already being transferred by another message."}
+		}
+	}
+	var portRefs []Ref
+	var portCommits []func()
+	if tl != nil && len(tl.ports) > 0 {
+		h := messagePorts()
+		for _, o := range tl.ports {
+			tok, ref, commit, err := h.Take(rt, o)
+			if err != nil {
+				for _, r := range portRefs {
+					r.Release()
+				}
+				t.unmark()
+				return nil, noCommit, err
+			}
+			tl.portToks = append(tl.portToks, tok)
+			portRefs = append(portRefs, ref)
+			portCommits = append(portCommits, commit)
 		}
 	}
 	f, err = serialize(rt, v, opts.MaxBytes, tl)
 	if err != nil {
+		for _, r := range portRefs {
+			r.Release()
+		}
 		if t != nil {
 			t.unmark()
 		}
@@ -171,6 +217,7 @@ func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, 
 	if tl == nil {
 		return f, noCommit, nil
 	}
+	f.refs = append(f.refs, portRefs...)
 	f.ticket = t
 	committed := false
 	return f, func() {
@@ -180,6 +227,9 @@ func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, 
 		committed = true
 		for _, ab := range tl.buffers {
 			ab.Detach()
+		}
+		for _, c := range portCommits {
+			c()
 		}
 		t.unmark()
 	}, nil

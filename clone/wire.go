@@ -57,6 +57,7 @@ const (
 	tagArrayBuffer = 'B'  // v2: varint n, zero padding to a multiple of 8 from the frame start, n bytes
 	tagTransferred = 't'  // v2: varint index of a manifest entry of kind manifestTransfer
 	tagShared      = 'u'  // v2: varint index of a manifest entry of kind manifestShared
+	tagPort        = 'p'  // v2: varint index of a manifest entry of kind manifestPort
 	tagView        = 'V'  // v2: view kind byte, buffer ('B', 't', 'u' or '^'), varint byteOffset, varint byteLength
 )
 
@@ -140,6 +141,7 @@ const (
 const (
 	manifestTransfer = 't' // varint byteLength: a transferred ArrayBuffer, whose memory travels with the frame
 	manifestShared   = 'u' // 16-byte token, then varint byteLength: a SharedArrayBuffer
+	manifestPort     = 'p' // 16-byte token: a transferred MessagePort (port.go)
 )
 
 // tokenLen is the size of a shared-memory token.

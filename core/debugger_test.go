@@ -906,7 +906,12 @@ func TestDebugger_PerSessionExceptionStates(t *testing.T) {
 	if v := recv(t, w, rt); v.String() != "x" {
 		t.Fatalf("reply = %v", v)
 	}
-	w.DetachInspectorSession(b.s) // b's state goes with it
+	w.DetachInspectorSession(b.s) // b's state goes with it, on the worker's thread
+	select {
+	case <-b.s.Dropped():
+	case <-time.After(long):
+		t.Fatal("the detach never ran")
+	}
 	w.PostMessage(rt, rt.ToValue("y"))
 	if v := recv(t, w, rt); v.String() != "y" {
 		t.Fatalf("reply = %v", v)

@@ -81,6 +81,9 @@ func (r ErrorRecord) Error() string {
 func (w *Worker) report(rec ErrorRecord) {
 	rec.WorkerID = w.id
 	w.observeError(rec)
+	if w.node != nil && w.node.uncaught(w, rec) {
+		return // a Node-style worker ends with exit code 1 (nodeworker.go)
+	}
 	if h := w.errorHook.Load(); h != nil {
 		p := callErrorHook(*h, rec)
 		if p == nil {

@@ -20,6 +20,7 @@ type globalsConfig struct {
 	report         func(goja.Value)                      // receives what a queueMicrotask callback throws
 	console        func(level string, args []goja.Value) // observes console calls; may be nil
 	shared         sharedmem.RealmOptions                // how Atomics may block and settle waitAsync
+	js             func() *jsRealm                       // the realm's Worker/MessageChannel state, made on first use; nil: none
 }
 
 // installStandardGlobals defines the globals every realm has, worker or
@@ -47,6 +48,11 @@ func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 	g.Set("queueMicrotask", qm)
 	if err := sharedmem.Install(rt, c.shared); err != nil {
 		return err
+	}
+	if c.js != nil {
+		if err := installWorkerGlobals(rt, c.js); err != nil { // jsworker_globals.go
+			return err
+		}
 	}
 	return clone.InstallStructuredClone(rt)
 }

@@ -45,8 +45,11 @@ type HostRealmOptions struct {
 // context"): the same standard globals a worker realm has — console,
 // performance, queueMicrotask, structuredClone, SharedArrayBuffer and
 // Atomics — but no postMessage, onmessage, close or
-// timers, since a host realm has no event loop of its own. Values are cloned
-// out of it by Worker.PostMessage and into it by Worker.Receive.
+// timers, since a host realm has no thread of its own. It also has the
+// Worker, MessageChannel, MessagePort and BroadcastChannel globals; what
+// they deliver into the realm waits in its HostLoop (HostLoopOf) until the
+// host runs it. Values are cloned out of it by Worker.PostMessage and into
+// it by Worker.Receive.
 //
 // Like every goja runtime, the result may be used by one goroutine at a
 // time only.
@@ -61,11 +64,13 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 	if stderr == nil {
 		stderr = os.Stderr
 	}
+	loop := newHostLoop(rt, opts, stderr) // jsworker_hostloop.go: the realm's Worker global and its events
 	err := installStandardGlobals(rt, globalsConfig{
 		stdout:     opts.Stdout,
 		stderr:     stderr,
 		timeOrigin: time.Now(),
 		console:    opts.OnConsole,
+		js:         loop.jsRealm,
 		shared: sharedmem.RealmOptions{
 			CanBlock:  opts.AllowAtomicsWait,
 			Interrupt: opts.Interrupt,

@@ -56,11 +56,17 @@ func (w *Worker) loop() {
 			return
 		}
 		queued, _ := w.inbox.Len()
+		if w.node != nil && !w.node.accepting {
+			queued = 0 // a Node-style worker's parentPort is not started: messages wait
+		}
 		if closing && queued == 0 && !w.hasTasks() {
 			return
 		}
 		if queued > 0 || w.hasTasks() || (!closing && len(w.immediates) > 0) {
 			continue
+		}
+		if w.node != nil && !w.nodeAlive() {
+			return // a Node-style loop ends when nothing ref'd is left
 		}
 		w.sleep(closing)
 	}
@@ -123,6 +129,9 @@ func (w *Worker) popTask() func(*goja.Runtime) {
 }
 
 func (w *Worker) deliverMessages() {
+	if w.node != nil && !w.node.accepting {
+		return
+	}
 	for range deliveryBatch {
 		if w.isTerminating() {
 			return
@@ -138,6 +147,9 @@ func (w *Worker) deliverMessages() {
 // deliver deserializes one frame into the worker realm and dispatches it as
 // a message event, or as a messageerror event when it cannot be read.
 func (w *Worker) deliver(f *clone.Frame) error {
+	if w.node != nil {
+		return w.node.deliver(w, f) // to parentPort
+	}
 	v, err := clone.Deserialize(w.rt, f)
 	if err != nil {
 		return w.dispatch(evMessageError, goja.Null())
@@ -206,6 +218,7 @@ type timer struct {
 	args  []goja.Value
 	index int // position in the heap, -1 when not in it
 	gone  bool
+	unref bool // Timeout.unref(): does not keep a Node-style loop alive
 }
 
 type timerHeap []*timer

@@ -47,6 +47,7 @@ func (w *Worker) setupRealm() error {
 		timeOrigin: w.timeOrigin,
 		report:     func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
 		console:    w.observeConsole,
+		js:         w.jsRealm,
 		shared: sharedmem.RealmOptions{
 			CanBlock:  true,
 			Interrupt: w.terminating,

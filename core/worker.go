@@ -45,6 +45,7 @@ type Worker struct {
 	filename string
 	opts     Options
 	prg      *goja.Program
+	entry    *moduleEntry        // the entry module of a module worker (module.go); nil for a script
 	dbg      *inspector.Debugger // nil unless the worker is inspectable
 	rt       *goja.Runtime       // used only on the worker's goroutine, except rt.Interrupt
 
@@ -69,6 +70,13 @@ type Worker struct {
 	tasks   []func(*goja.Runtime)
 
 	loopState // touched only on the worker's goroutine
+
+	// JavaScript-facing workers (nodeworker.go, jsworker_realm.go); both
+	// touched only on the worker's goroutine. node is set for Node-style
+	// workers and the main program, js on first use of the Worker,
+	// MessageChannel, BroadcastChannel or worker_threads APIs.
+	node *nodeState
+	js   *jsRealm
 }
 
 // Spawn compiles source and starts a worker that runs it. A syntax error is
@@ -96,13 +104,21 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 	if err != nil {
 		return nil, err
 	}
+	w := newWorker(id, KindScript, filename, opts, dbg, inbox, outbox)
+	w.prg = prg
+	go w.run()
+	return w, nil
+}
+
+// newWorker makes a worker ready to run (go w.run()): its realm, channels
+// and error hook.
+func newWorker(id uint64, kind Kind, filename string, opts Options, dbg *inspector.Debugger, inbox, outbox ChannelLimits) *Worker {
 	w := &Worker{
 		id:          id,
-		kind:        KindScript,
+		kind:        kind,
 		name:        opts.Name,
 		filename:    filename,
 		opts:        opts,
-		prg:         prg,
 		dbg:         dbg,
 		rt:          goja.New(),
 		wake:        make(chan struct{}, 1),
@@ -116,8 +132,7 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 	w.inbox = newChannel(inbox, w.wakeup)
 	w.outbox = newChannel(outbox, w.fireNotify)
 	w.state.Store(int32(StateStarting))
-	go w.run()
-	return w, nil
+	return w
 }
 
 // ID returns the worker's process-wide identifier: non-zero, never reused.
@@ -367,6 +382,7 @@ func (w *Worker) isTerminating() bool { return w.terminated.Load() }
 
 // run is the worker's thread.
 func (w *Worker) run() {
+	registerWorker(w) // listed for DevTools endpoints (registry.go) until finish
 	if w.opts.DedicatedThread {
 		// Never unlocked: the OS thread exits with the goroutine, so no
 		// other goroutine ever runs on it.
@@ -383,10 +399,16 @@ func (w *Worker) run() {
 	if w.waitForDebugger(); w.isTerminating() {
 		return
 	}
-	w.macrotask(func() error {
-		_, err := w.rt.RunProgram(w.prg)
-		return err
-	})
+	if w.entry != nil {
+		if !w.runModules() { // a graph that fails to load or evaluate ends the worker (module.go)
+			return
+		}
+	} else {
+		w.macrotask(func() error {
+			_, err := w.rt.RunProgram(w.prg)
+			return err
+		})
+	}
 	w.state.CompareAndSwap(int32(StateStarting), int32(StateRunning))
 	w.loop()
 }
@@ -402,7 +424,9 @@ func (w *Worker) finish() {
 	w.tasksMu.Lock()
 	w.tasks = nil
 	w.tasksMu.Unlock()
+	w.endJS() // exit code, child workers, ports (nodeworker.go)
 	w.endInspectorSessions()
+	unregisterWorker(w)
 	w.advanceState(StateClosed)
 	w.outbox.Close()
 	close(w.done)

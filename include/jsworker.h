@@ -232,8 +232,10 @@ JSWORKER_EXPORT const char *ZJSGetVersionString(void);
  library supports no classes.
 @result A JSGlobalContextRef with the standard ECMAScript built-ins plus console, performance and queueMicrotask
  (as in a worker's realm; structuredClone, SharedArrayBuffer and Atomics when the library gains them), but no
- postMessage, onmessage, close or timers: a main context has no event loop of its own. NULL if globalObjectClass is
- not NULL or the context could not be made. Ownership follows the Create Rule.
+ postMessage, onmessage, close or timers: a main context has no event loop of its own. It has the Worker,
+ MessageChannel, MessagePort and BroadcastChannel globals, whose events the host runs with
+ ZJSContextRunPendingEvents. NULL if globalObjectClass is not NULL or the context could not be made. Ownership
+ follows the Create Rule.
 @discussion Thread: the calling thread becomes the context's owner; the context, and every value made in it, may be
  used only from that thread. Values of one context may not be used in another context. A queueMicrotask callback
  runs when the JSEvaluateScript or JSObjectCallAsFunction that queued it is about to return.
@@ -1058,6 +1060,116 @@ typedef struct ZJSWorkerOptions {
 JSWORKER_EXPORT JSWorkerRef ZJSWorkerCreateWithOptions(JSStringRef source, const ZJSWorkerOptions *options,
                                                        JSStringRef *errorMessage);
 
+/* ---------------------------------------------------------------------------------------------------------------
+ * Module workers (jsworker extension).
+ *
+ * A module worker runs an ES module graph instead of a classic script. The host gives the entry module's path and
+ * source and a loader callback; every import (static, or a dynamic import() later) that is not a built-in module
+ * is resolved by the callback, on the worker's thread. Each module is transformed once per worker (TypeScript for
+ * .ts/.mts paths, JSON for .json; imports, exports, live bindings, cycles, import(), import.meta.url) and keeps its
+ * own path in stack traces, error reports and the inspector. Top-level await is not supported yet: a module using it
+ * fails with a SyntaxError at the await. See docs/modules.md.
+ *
+ * The whole static graph is loaded before any module runs. If it cannot be (a module not found, a loader failure, a
+ * syntax error), no module runs; if a module throws while the graph evaluates, the modules after it do not run.
+ * Either way the error is reported once to the worker's error callback (kZJSErrorUncaught, filename = the module's
+ * path, line and column in its original source; for a module not found, the import's position in the importing
+ * module) and the worker ends: messages it posted before the failure can still be received, then JSWorkerReceive
+ * returns NULL and the target state is kZJSInspectorTargetStateClosed.
+ */
+
+/*!
+@typedef ZJSModuleRequestRef
+@abstract One call of a ZJSModuleLoaderCallback: answer it with ZJSModuleRequestResolve or ZJSModuleRequestFail.
+@discussion Valid only during the callback it was given to, and only on that callback's thread; afterwards every
+ function refuses it.
+*/
+typedef struct OpaqueZJSModuleRequest *ZJSModuleRequestRef; /* valid only during the callback */
+
+/*!
+@typedef ZJSModuleLoaderCallback
+@abstract Resolves and loads one module of a module worker.
+@param request The request to answer, valid until the callback returns.
+@param specifier The specifier as written in the import ("./util.js", "lib", ...), UTF-8, null-terminated; valid
+ only during the call.
+@param referrerPath The resolved path of the importing module (the entry's path for the entry's imports), UTF-8,
+ null-terminated; valid only during the call.
+@param userData The pointer given to ZJSWorkerCreateModule.
+@discussion Answer with ZJSModuleRequestResolve (the resolved path and the source; both are copied, so the buffers
+ may be freed as soon as it returns) or ZJSModuleRequestFail. A callback that does neither means "not found". Only
+ the first answer counts.
+ Thread: runs on the worker's thread, not the thread that created the worker, and may run on several workers'
+ threads at once: it must be thread-safe. The worker waits for
+ it, and JSWorkerTerminate cannot interrupt it: return promptly. Do not call the library with the worker from the
+ callback, only with request.
+ The callback is called once per specifier and importing module: static imports while the graph loads, before any
+ module runs; import() when it is first evaluated. Two specifiers that resolve to the same path are one module
+ instance; the source given for the first load is used.
+*/
+typedef void (*ZJSModuleLoaderCallback)(ZJSModuleRequestRef request, const char *specifier, const char *referrerPath,
+                                        void *userData);
+
+/*!
+@function
+@abstract Answers a module request with the module's resolved path and source (jsworker extension).
+@param request The request given to the running loader callback.
+@param resolvedPath The module's resolved path, UTF-8, null-terminated, not empty: it identifies the module in the
+ worker (one instance per path), is its import.meta.url, the referrerPath of its own imports, and its name in stack
+ traces and in the inspector. An extension .ts, .mts or .cts makes it TypeScript, .json a JSON module. Copied.
+@param source The module's source, UTF-8, sourceLength bytes, not necessarily null-terminated; NULL only if
+ sourceLength is 0. Copied.
+@param sourceLength The length of source in bytes.
+@result true if the answer was recorded. false, and nothing changes, if request is NULL, stale (its callback has
+ returned), already answered or used from another thread, if resolvedPath is NULL or empty, or if source is NULL
+ with a non-zero sourceLength.
+@discussion Thread: the callback's thread, during the callback.
+*/
+JSWORKER_EXPORT bool ZJSModuleRequestResolve(ZJSModuleRequestRef request, const char *resolvedPath,
+                                             const char *source, size_t sourceLength); /* copies both */
+
+/*!
+@function
+@abstract Fails a module request (jsworker extension).
+@param request The request given to the running loader callback.
+@param message Why, UTF-8, null-terminated, copied: the import fails with an Error whose message is "Cannot load
+ module '<specifier>' imported from <referrerPath>: <message>". NULL means not found: the message is "Cannot find
+ module '<specifier>' imported from <referrerPath>" and the error's code is "ERR_MODULE_NOT_FOUND".
+@result true if the failure was recorded; false, and nothing changes, for a NULL, stale, already answered or other
+ thread's request.
+@discussion A failed static import fails the whole graph (see above); a failed import() rejects its promise.
+ Thread: the callback's thread, during the callback.
+*/
+JSWORKER_EXPORT bool ZJSModuleRequestFail(ZJSModuleRequestRef request, const char *message); /* NULL = "not found" */
+
+/*!
+@function
+@abstract Creates a worker running an ES module graph (jsworker extension).
+@param entryPath The entry module's path, UTF-8, null-terminated, not empty, copied: its import.meta.url, the
+ referrerPath of its imports and its name in stack traces and in the inspector (ZJSWorkerOptions.filename is not
+ used). A .ts or .mts path makes it TypeScript.
+@param entrySource The entry module's source, UTF-8, entrySourceLength bytes, not necessarily null-terminated;
+ NULL only if entrySourceLength is 0. Copied.
+@param entrySourceLength The length of entrySource in bytes.
+@param loader Resolves every import that is not a built-in module, on the worker's thread (see
+ ZJSModuleLoaderCallback); NULL makes every such import "not found".
+@param userData Passed to loader; the host keeps it valid until the worker has ended (JSWorkerRelease returns).
+@param options The options, or NULL for the defaults, as for ZJSWorkerCreateWithOptions (inspectable makes each
+ module a script of its own in the Debugger domain, with its original source and coordinates). Read during the
+ call only.
+@param errorMessage A pointer to a JSStringRef in which to store why the worker could not be created (a NULL or
+ empty entryPath, a NULL entrySource with a length, a bad options->size), or NULL if you do not care. Ownership of
+ a stored string follows the Create Rule; nothing is stored on success.
+@result A JSWorkerRef whose ZJSWorkerGetInspectorTargetInfo kind is kZJSInspectorTargetKindModule, or NULL on
+ failure. Ownership follows the Create Rule.
+@discussion Returns at once: the graph loads on the worker's thread, so a missing module or a syntax error, even in
+ the entry, is not a creation failure but an error report after which the worker ends (see above). Thread: the
+ calling thread becomes the worker's owner.
+*/
+JSWORKER_EXPORT JSWorkerRef ZJSWorkerCreateModule(const char *entryPath, const char *entrySource,
+                                                  size_t entrySourceLength, ZJSModuleLoaderCallback loader,
+                                                  void *userData, const ZJSWorkerOptions *options,
+                                                  JSStringRef *errorMessage);
+
 /*!
 @function
 @abstract Posts a copy of a value to a worker.
@@ -1223,6 +1335,49 @@ typedef struct ZJSInspectorTargetInfo {
  is then unchanged).
 */
 JSWORKER_EXPORT bool ZJSWorkerGetInspectorTargetInfo(JSWorkerRef worker, ZJSInspectorTargetInfo *info);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * The main context's event loop (jsworker extension): workers created from JavaScript.
+ *
+ * Every main context has the web's Worker, MessageChannel, MessagePort and BroadcastChannel globals, so a script
+ * evaluated in it may create workers (`new Worker("file.js")`, a web worker: self, postMessage, onmessage, close,
+ * importScripts inside) and talk to them, to other workers' ports and to same-named BroadcastChannels of the
+ * process. Those workers are ordinary workers (same limits, structured clone, shared memory, termination and
+ * inspector as JSWorkerCreate's), but what they send to the context — messages, errors, their end — cannot run
+ * while the host's thread is elsewhere: it waits in the context's event loop until the host runs it with
+ * ZJSContextRunPendingEvents, on the context's owner thread, in the order it arrived. A context has no timers
+ * (setTimeout and friends stay worker-only), so these events are the whole loop.
+ *
+ * A typical host alternates its own work with
+ *
+ *     while (ZJSContextRunPendingEvents(ctx, 100) > 0) { ... }   // until every worker is gone, 100 ms at a time
+ *
+ * or, inside a loop of its own, calls it with a timeout of 0 now and then. Releasing the context terminates the
+ * workers its scripts created and closes their ports.
+ * --------------------------------------------------------------------------------------------------------------- */
+
+/*!
+@function
+@abstract Runs a main context's pending events: messages, errors and exits of the workers its JavaScript created,
+ and MessagePort and BroadcastChannel messages (jsworker extension).
+@param ctx The main context.
+@param timeoutMs 0: run the events that are ready, then return. Positive: keep running events as they arrive,
+ waiting for them when none is ready, until nothing ref'd is left in ctx or timeoutMs milliseconds have passed.
+ Negative: until nothing ref'd is left, however long that takes.
+@result 1 if ctx still has ref'd handles — a worker its JavaScript created that has not ended (until terminate()
+ or the worker's own close()), a started MessagePort (one with an onmessage handler or a message listener, until
+ it or its peer is closed), a BroadcastChannel with a message listener (until closed) — so that more events may
+ come and the host should call again; 0 if nothing is left (the loop is dry); -1 if ctx is not a live context of
+ the calling thread.
+@discussion Each event runs its listeners (onmessage, onerror, message and close listeners) with the context's
+ microtasks drained after each, as a worker's loop does. An exception a listener throws is written to stderr, as
+ uncaught errors are, and the next event runs: it is not returned to the host. A listener may pause in the
+ debugger (see JSGlobalContextSetInspectable). A worker's uncaught error is the web's 'error' event on its Worker
+ object (an ErrorEvent with message, filename, lineno and colno); the worker goes on running.
+
+ Thread: the context's owner thread.
+*/
+JSWORKER_EXPORT int ZJSContextRunPendingEvents(JSContextRef ctx, int timeoutMs);
 
 /* ---------------------------------------------------------------------------------------------------------------
  * Inspector sessions (jsworker extension): the Chrome DevTools Protocol over the C ABI.
@@ -1449,6 +1604,71 @@ JSWORKER_EXPORT bool ZJSInspectorSessionDispatch(ZJSInspectorSessionRef session,
  Thread: the session's owner thread.
 */
 JSWORKER_EXPORT void ZJSInspectorSessionRelease(ZJSInspectorSessionRef session);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * DevTools endpoint (jsworker extension): Chrome DevTools, VS Code and chrome-remote-interface attach over HTTP and
+ * WebSocket, as to `node --inspect` (docs/inspector.md, "Endpoint").
+ *
+ * One endpoint per process. While it runs it lists every inspectable worker of the process — created with
+ * ZJSWorkerOptions.inspectable (or any worker when the process started with JSWORKER_INSPECT=1), through this API
+ * or from JavaScript — at http://HOST:PORT/json/list, and serves ws://HOST:PORT/<id> as one inspector session on
+ * that worker, run on the worker's thread exactly like a ZJSWorkerInspectorSession. The endpoint runs on threads of
+ * its own: the host pumps nothing. Main contexts (JSGlobalContextSetInspectable) are not listed in this version;
+ * attach to them with ZJSInspectorSessionCreate.
+ *
+ * It has no authentication, so it listens on loopback addresses only, answers only requests whose Host header is an
+ * IP address or "localhost" (DNS-rebinding protection), and names each target by a random id that a web page can
+ * neither read nor guess.
+ * --------------------------------------------------------------------------------------------------------------- */
+
+/*!
+@enum ZJSInspectorEndpointResult
+@abstract What ZJSInspectorEndpointStart did. New codes may be added in later versions.
+@constant kZJSInspectorEndpointOK The endpoint is listening.
+@constant kZJSInspectorEndpointInvalidAddress address is not "HOST:PORT", or HOST is not a loopback address
+ (127.0.0.0/8, ::1) or "localhost".
+@constant kZJSInspectorEndpointListenFailed The address could not be listened on (in use, or not available).
+@constant kZJSInspectorEndpointAlreadyRunning The process's endpoint is already running; stop it first.
+@constant kZJSInspectorEndpointInternal The library failed inside the call.
+*/
+typedef enum {
+    kZJSInspectorEndpointOK = 0,
+    kZJSInspectorEndpointInvalidAddress = 1,
+    kZJSInspectorEndpointListenFailed = 2,
+    kZJSInspectorEndpointAlreadyRunning = 3,
+    kZJSInspectorEndpointInternal = 4
+} ZJSInspectorEndpointResult;
+
+/*!
+@function
+@abstract Starts the process's DevTools endpoint for every inspectable worker (jsworker extension).
+@param address "HOST:PORT" to listen on, NUL-terminated, e.g. "127.0.0.1:9229"; HOST must be a loopback address or
+ "localhost" (which listens on 127.0.0.1), and may be empty ("127.0.0.1"). PORT 0 picks a free port. NULL or an
+ empty string means "127.0.0.1:9229", Node's default.
+@param port If not NULL, receives the port listened on (useful with PORT 0). Unchanged on failure.
+@param errorBuffer If not NULL, receives a NUL-terminated message saying why the call failed (an empty string on
+ success), truncated to errorBufferSize bytes including the NUL. Owned by the caller.
+@param errorBufferSize The size of errorBuffer in bytes; 0 means no message is written.
+@result kZJSInspectorEndpointOK, or the reason it did not start (nothing is listening then).
+@discussion Clients find the targets at http://HOST:PORT/json/list; /json/version and /json/protocol are served
+ too. A worker is listed from the moment its thread starts until it ends; a session whose worker ends receives
+ Inspector.detached, and its WebSocket is closed with status 1000.
+
+ Thread: any.
+*/
+JSWORKER_EXPORT ZJSInspectorEndpointResult ZJSInspectorEndpointStart(const char *address, uint16_t *port,
+                                                                     char *errorBuffer, size_t errorBufferSize);
+
+/*!
+@function
+@abstract Stops the process's DevTools endpoint (jsworker extension).
+@discussion Closes the listener and every WebSocket; each session is detached from its worker, which goes on
+ running. Returns once every connection has ended. Does nothing when the endpoint is not running. Call it before
+ unloading the library; the endpoint may be started again afterwards.
+
+ Thread: any.
+*/
+JSWORKER_EXPORT void ZJSInspectorEndpointStop(void);
 
 
 #ifdef __cplusplus

@@ -2,20 +2,30 @@
 // library, and everything in jsworker.h stays usable alongside it (get() gives the raw handle).
 //
 // Ownership: each wrapper owns one reference and releases it in its destructor (String: JSStringRelease, Context:
-// JSGlobalContextRelease, Worker: JSWorkerRelease, HandleScope: ZJSHandleScopeClose). Wrappers are movable, not
-// copyable. Threads: the wrappers add no synchronization; the thread rules of jsworker.h apply to them unchanged (an
-// object belongs to the thread that created it, and so must be destroyed on that thread).
+// JSGlobalContextRelease, Worker: JSWorkerRelease, HandleScope: ZJSHandleScopeClose, Protected: JSValueUnprotect,
+// WorkerInspectorSession / InspectorSession: their Release). Wrappers are movable, not copyable (HandleScope and
+// Protected are neither). Threads: the wrappers add no synchronization; the thread rules of jsworker.h apply to them
+// unchanged (an object belongs to the thread that created it, and so must be destroyed on that thread; a call from
+// another thread is refused by the library and thrown here as an Error saying "belongs to another thread").
 //
-// Errors: a JavaScript exception or a library failure is thrown as jsworker::Error, whose what() is the exception's
-// string form ("DataCloneError: ...", "RangeError: ...").
+// Errors: exceptions, not expected-style results (C++17 has no std::expected). A JavaScript exception or a library
+// failure is thrown as jsworker::Error, whose what() is the exception's string form ("DataCloneError: ...",
+// "RangeError: ..."). Callbacks the library calls (inspector messages, module loaders) never let an exception
+// unwind through the library: an inspector callback's exception is rethrown from the wrapper call that delivered
+// the message (pump, dispatch); a module loader's exception fails that import with its what().
 #ifndef JSWORKER_HPP
 #define JSWORKER_HPP
 
 #include "jsworker.h"
 
 #include <cstdint>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 
 namespace jsworker {
@@ -80,6 +90,10 @@ class Context {
 
     JSGlobalContextRef get() const { return ctx_; }
 
+    // setInspectable allows inspector sessions (InspectorSession) on this context; false by default.
+    void setInspectable(bool inspectable) const { JSGlobalContextSetInspectable(ctx_, inspectable); }
+    bool isInspectable() const { return JSGlobalContextIsInspectable(ctx_); }
+
     // text returns v's string form ("" if it has none).
     std::string text(JSValueRef v) const { return String::adopt(JSValueToStringCopy(ctx_, v, nullptr)).utf8(); }
 
@@ -97,6 +111,9 @@ class Context {
         JSValueRef exc = nullptr;
         JSValueRef v = JSEvaluateScript(ctx_, src.get(), nullptr, sourceURL != nullptr ? url.get() : nullptr, 1, &exc);
         check(exc);
+        if (v == nullptr) { // refused without an exception: no context of this thread to make one in
+            throw Error("jsworker: JSEvaluateScript refused the context (released, or another thread's)");
+        }
         return v;
     }
 
@@ -148,6 +165,22 @@ class HandleScope {
     ZJSHandleScopeRef scope_;
 };
 
+// Protected keeps one value alive beyond the handle scope it was made in (JSValueProtect) for its lifetime
+// (JSValueUnprotect); the value still dies with its context, so a Protected must not outlive the Context.
+class Protected {
+  public:
+    Protected(const Context &ctx, JSValueRef v) : ctx_(ctx.get()), v_(v) { JSValueProtect(ctx_, v_); }
+    Protected(const Protected &) = delete;
+    Protected &operator=(const Protected &) = delete;
+    ~Protected() { JSValueUnprotect(ctx_, v_); }
+
+    JSValueRef get() const { return v_; }
+
+  private:
+    JSContextRef ctx_;
+    JSValueRef v_;
+};
+
 // Worker owns a worker. The destructor ends it (JSWorkerRelease terminates, then waits).
 class Worker {
   public:
@@ -160,14 +193,40 @@ class Worker {
             throw Error(String::adopt(why).utf8());
         }
     }
-    Worker(Worker &&o) noexcept : w_(std::exchange(o.w_, nullptr)) {}
+    Worker(Worker &&o) noexcept : w_(std::exchange(o.w_, nullptr)), loader_(std::move(o.loader_)) {}
     Worker &operator=(Worker &&o) noexcept {
         std::swap(w_, o.w_);
+        std::swap(loader_, o.loader_);
         return *this;
     }
     Worker(const Worker &) = delete;
     Worker &operator=(const Worker &) = delete;
-    ~Worker() { JSWorkerRelease(w_); }
+    ~Worker() { JSWorkerRelease(w_); } // then loader_ is destroyed: the worker's thread, its caller, has ended
+
+    // A module's resolved path and source, as a module loader returns them.
+    struct Module {
+        std::string path;
+        std::string source;
+    };
+    // A module loader: (specifier, referrer path) -> the module, or std::nullopt for "not found"; an exception
+    // fails the import with its what(). It runs on the worker's thread (each Worker has its own loader), and must
+    // return promptly: terminate cannot interrupt it.
+    using ModuleLoader = std::function<std::optional<Module>(const std::string &specifier, const std::string &referrer)>;
+
+    // module starts a module worker: source is the ES module at entryPath; each import is resolved by loader, which
+    // lives as long as the Worker. It throws Error if the worker cannot be made.
+    static Worker module(const std::string &entryPath, const std::string &source, ModuleLoader loader,
+                         const ZJSWorkerOptions *options = nullptr) {
+        auto owned = std::make_unique<ModuleLoader>(std::move(loader));
+        JSStringRef why = nullptr;
+        JSWorkerRef w = ZJSWorkerCreateModule(entryPath.c_str(), source.data(), source.size(), &Worker::loadModule,
+                                              owned.get(), options, &why);
+        if (w == nullptr) {
+            throw Error("jsworker: the module worker " + entryPath + " could not be created: " +
+                        String::adopt(why).utf8());
+        }
+        return Worker(w, std::move(owned));
+    }
 
     JSWorkerRef get() const { return w_; }
 
@@ -200,7 +259,166 @@ class Worker {
     }
 
   private:
+    Worker(JSWorkerRef w, std::unique_ptr<ModuleLoader> loader) : w_(w), loader_(std::move(loader)) {}
+
+    static void loadModule(ZJSModuleRequestRef request, const char *specifier, const char *referrer, void *userData) {
+        try {
+            auto &loader = *static_cast<ModuleLoader *>(userData);
+            std::optional<Module> m = loader(specifier != nullptr ? specifier : "", referrer != nullptr ? referrer : "");
+            if (m) {
+                ZJSModuleRequestResolve(request, m->path.c_str(), m->source.data(), m->source.size());
+            } else {
+                ZJSModuleRequestFail(request, nullptr);
+            }
+        } catch (const std::exception &e) {
+            ZJSModuleRequestFail(request, e.what());
+        } catch (...) {
+            ZJSModuleRequestFail(request, "the module loader threw");
+        }
+    }
+
     JSWorkerRef w_ = nullptr;
+    std::unique_ptr<ModuleLoader> loader_;
+};
+
+namespace detail {
+
+// SessionState is what an inspector session's C callback reaches through userData: the C++ callback, the session
+// object (kept current across moves) and the first exception the callback threw.
+template <class Session> struct SessionState {
+    std::function<void(Session &, std::string_view)> callback;
+    Session *session = nullptr;
+    std::exception_ptr error;
+
+    static void deliver(const char *message, size_t length, void *userData) {
+        auto *st = static_cast<SessionState *>(userData);
+        try {
+            st->callback(*st->session, std::string_view(message, length));
+        } catch (...) {
+            if (!st->error) {
+                st->error = std::current_exception();
+            }
+        }
+    }
+
+    void rethrow() {
+        if (error) {
+            std::rethrow_exception(std::exchange(error, nullptr));
+        }
+    }
+};
+
+} // namespace detail
+
+// WorkerInspectorSession is an inspector session attached to a worker (ZJSWorkerInspectorSession*): dispatch queues
+// a CDP command for the worker's thread; pump delivers one message to the callback on this thread. The callback
+// gets the session (to dispatch from inside it, e.g. Debugger.resume on Debugger.paused) and the message's JSON.
+class WorkerInspectorSession {
+  public:
+    using Callback = std::function<void(WorkerInspectorSession &, std::string_view)>;
+
+    WorkerInspectorSession(const Worker &worker, Callback callback) : st_(std::make_unique<State>()) {
+        st_->callback = std::move(callback);
+        st_->session = this;
+        s_ = ZJSWorkerInspectorSessionCreate(worker.get(), &State::deliver, st_.get());
+        if (s_ == nullptr) {
+            throw Error("jsworker: ZJSWorkerInspectorSessionCreate failed (the worker is ending or has ended)");
+        }
+    }
+    WorkerInspectorSession(WorkerInspectorSession &&o) noexcept
+        : s_(std::exchange(o.s_, nullptr)), st_(std::move(o.st_)) {
+        if (st_) {
+            st_->session = this;
+        }
+    }
+    WorkerInspectorSession(const WorkerInspectorSession &) = delete;
+    WorkerInspectorSession &operator=(const WorkerInspectorSession &) = delete;
+    WorkerInspectorSession &operator=(WorkerInspectorSession &&) = delete;
+    ~WorkerInspectorSession() { ZJSWorkerInspectorSessionRelease(s_); } // then st_: no callback runs any more
+
+    ZJSWorkerInspectorSessionRef get() const { return s_; }
+
+    // dispatch sends a CDP command (JSON text); it throws Error if the session refused it (its worker ended).
+    void dispatch(std::string_view message) const {
+        if (!ZJSWorkerInspectorSessionDispatch(s_, message.data(), message.size())) {
+            throw Error("jsworker: the inspector session refused the command (its worker has ended)");
+        }
+    }
+
+    // pump delivers one queued message to the callback, waiting up to timeoutMs: kZJSWorkerInspectorPumpMessage,
+    // ...Timeout or ...Closed. It throws what the callback threw, and Error if the library refused the session.
+    ZJSWorkerInspectorPumpResult pump(uint64_t timeoutMs = kJSWorkerWaitForever) const {
+        ZJSWorkerInspectorPumpResult r = ZJSWorkerInspectorSessionPump(s_, timeoutMs);
+        st_->rethrow();
+        if (r == kZJSWorkerInspectorPumpError) {
+            throw Error("jsworker: ZJSWorkerInspectorSessionPump refused the session");
+        }
+        return r;
+    }
+
+    // pumpUntil pumps until done() is true; it throws Error if a pump waits timeoutMs in vain or the session ends.
+    template <class Done> void pumpUntil(Done done, uint64_t timeoutMs = 10000) const {
+        while (!done()) {
+            ZJSWorkerInspectorPumpResult r = pump(timeoutMs);
+            if (r == kZJSWorkerInspectorPumpTimeout) {
+                throw Error("jsworker: no inspector message came in time");
+            }
+            if (r == kZJSWorkerInspectorPumpClosed) {
+                throw Error("jsworker: the inspector session ended");
+            }
+        }
+    }
+
+  private:
+    using State = detail::SessionState<WorkerInspectorSession>;
+    ZJSWorkerInspectorSessionRef s_ = nullptr;
+    std::unique_ptr<State> st_;
+};
+
+// InspectorSession is a synchronous inspector session attached to a main context (ZJSInspectorSession*); the
+// context must be inspectable (Context::setInspectable). The callback receives the first message inside the
+// constructor, each response inside dispatch, and console events inside the call that ran the script; what it
+// throws is rethrown from the constructor or dispatch (or from the next dispatch, for messages delivered during
+// other calls).
+class InspectorSession {
+  public:
+    using Callback = std::function<void(InspectorSession &, std::string_view)>;
+
+    InspectorSession(const Context &ctx, Callback callback) : st_(std::make_unique<State>()) {
+        st_->callback = std::move(callback);
+        st_->session = this;
+        s_ = ZJSInspectorSessionCreate(ctx.get(), &State::deliver, st_.get());
+        if (s_ == nullptr) {
+            throw Error("jsworker: ZJSInspectorSessionCreate failed (is the context inspectable?)");
+        }
+        st_->rethrow();
+    }
+    InspectorSession(InspectorSession &&o) noexcept : s_(std::exchange(o.s_, nullptr)), st_(std::move(o.st_)) {
+        if (st_) {
+            st_->session = this;
+        }
+    }
+    InspectorSession(const InspectorSession &) = delete;
+    InspectorSession &operator=(const InspectorSession &) = delete;
+    InspectorSession &operator=(InspectorSession &&) = delete;
+    ~InspectorSession() { ZJSInspectorSessionRelease(s_); }
+
+    ZJSInspectorSessionRef get() const { return s_; }
+
+    // dispatch runs a CDP command; its response reaches the callback before dispatch returns. It throws what the
+    // callback threw, and Error if the session refused the command (its context was released).
+    void dispatch(std::string_view message) const {
+        bool ok = ZJSInspectorSessionDispatch(s_, message.data(), message.size());
+        st_->rethrow();
+        if (!ok) {
+            throw Error("jsworker: the inspector session refused the command (its context was released)");
+        }
+    }
+
+  private:
+    using State = detail::SessionState<InspectorSession>;
+    ZJSInspectorSessionRef s_ = nullptr;
+    std::unique_ptr<State> st_;
 };
 
 } // namespace jsworker

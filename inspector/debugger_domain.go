@@ -242,6 +242,7 @@ func (s *Session) emitScriptParsed(sc *script) {
 		EndLine: sc.endLine, EndColumn: sc.endCol,
 		ExecutionContextID: s.ctx.ID,
 		Hash:               sc.hash,
+		IsModule:           sc.module,
 		Length:             len(sc.source),
 		ScriptLanguage:     "JavaScript",
 	}))

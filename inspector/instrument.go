@@ -30,8 +30,9 @@ type script struct {
 	hash            string
 	endLine, endCol int // 0-based position of the end of the source, columns in UTF-16 units
 	stmts           []int
-	throws          int // how many of the Debugger's throws are this script's (the last ones, while compiling)
-	raises          int // the same for the Debugger's raise sites
+	throws          int  // how many of the Debugger's throws are this script's (the last ones, while compiling)
+	raises          int  // the same for the Debugger's raise sites
+	module          bool // an ES module (CompileModule)
 }
 
 // A stmtInfo is one instrumented statement: the place a hook can pause.
@@ -118,18 +119,34 @@ func (d *Debugger) Compile(url, source string) (*goja.Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	sc := d.newScript(url, source)
+	sc.url, sc.hasURL = sourceURL(source, url)
+	return d.instrument(sc, prg, false, nil)
+}
+
+// newScript returns the script record of source, numbered next.
+func (d *Debugger) newScript(url, source string) *script {
 	sum := sha256.Sum256([]byte(source))
 	sc := &script{
 		id:     strconv.Itoa(len(d.scripts) + 1),
+		url:    url,
 		file:   url,
 		source: source,
 		hash:   hex.EncodeToString(sum[:]),
 	}
-	sc.url, sc.hasURL = sourceURL(source, url)
 	sc.endLine, sc.endCol = endPosition(source)
-	in := instrumenter{d: d, s: sc, prg: prg, seen: make(map[seenKey]bool)}
+	return sc
+}
+
+// instrument splices the hooks into prg, compiles it (strict for module
+// code) and registers sc: sessions with the domain enabled get
+// Debugger.scriptParsed, and URL breakpoints resolve in it. On a compile
+// error nothing of sc is kept. skip, if not nil, names the statements that
+// get no hook.
+func (d *Debugger) instrument(sc *script, prg *ast.Program, strict bool, skip func(ast.Statement) bool) (*goja.Program, error) {
+	in := instrumenter{d: d, s: sc, prg: prg, seen: make(map[seenKey]bool), skip: skip}
 	in.walk(reflect.ValueOf(prg))
-	p, err := goja.CompileAST(prg, false)
+	p, err := goja.CompileAST(prg, strict)
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]
 		d.throws = d.throws[:len(d.throws)-sc.throws]
@@ -171,6 +188,10 @@ type instrumenter struct {
 	derived bool     // inside a class with an extends clause
 	ctor    bool     // the next function is the constructor of a derived class (no `this` before super())
 	hoisted bool     // the next function is a function declaration (it may run before its enclosing lets)
+
+	// skip is nil, or reports the statements that get no hook: code a
+	// module transform generated (modules.go).
+	skip func(ast.Statement) bool
 }
 
 // seenKey identifies a visited node: a pointer and its type, since a
@@ -493,7 +514,7 @@ func (in *instrumenter) walk(v reflect.Value) {
 				}
 			}
 		}
-		if t == typeThrow && v.CanAddr() {
+		if t == typeThrow && v.CanAddr() && (in.skip == nil || !in.skip(v.Addr().Interface().(*ast.ThrowStatement))) {
 			in.throw(v.Addr().Interface().(*ast.ThrowStatement))
 		}
 		if !v.CanAddr() {
@@ -744,6 +765,9 @@ func propName(e ast.Expression) string {
 func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	switch st.(type) {
 	case *ast.FunctionDeclaration, *ast.EmptyStatement, *ast.BadStatement:
+		return nil
+	}
+	if in.skip != nil && in.skip(st) {
 		return nil
 	}
 	idx := st.Idx0()

@@ -1,0 +1,290 @@
+"""Python <-> JavaScript values inside one context, and JavaScript exceptions as JSError.
+
+Python to JavaScript: None -> null, bool, int (a number up to 2**53, a BigInt beyond), float, str (exact, lone
+surrogates included), list/tuple -> Array, dict (str keys) -> plain object, bytes/bytearray/memoryview ->
+Uint8Array, datetime -> Date, JS("expression") -> the expression's value.
+
+JavaScript to Python: undefined and null -> None, booleans, numbers (int when integral and exact, else float),
+strings, BigInt -> int, arrays -> list, ArrayBuffer / SharedArrayBuffer / typed arrays / DataView -> bytes (a copy of
+the viewed bytes), Date -> datetime (UTC), other objects -> dict of their own enumerable properties; a function or a
+symbol becomes an Opaque (its type and string form).
+"""
+
+import ctypes
+import datetime
+import math
+
+from . import _lib
+from ._lib import lib
+from .errors import JSError
+
+MAX_DEPTH = 256
+_SAFE = 2**53
+
+_HELPERS = r"""(function () {
+  const isSAB = (v) => typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer;
+  const bytes = (v) => ArrayBuffer.isView(v) ? new Uint8Array(v.buffer, v.byteOffset, v.byteLength)
+                                             : new Uint8Array(v);
+  return {
+    kind(v) {
+      if (typeof v === 'function') return 'function';
+      if (Array.isArray(v)) return 'array';
+      if (v instanceof ArrayBuffer || isSAB(v) || ArrayBuffer.isView(v)) return 'bytes';
+      if (v instanceof Date) return 'date';
+      return 'object';
+    },
+    keys(o) { return Object.keys(o); },
+    toLatin1(v) {
+      const u8 = bytes(v);
+      let s = '';
+      for (let i = 0; i < u8.length; i += 8192) s += String.fromCharCode.apply(null, u8.subarray(i, i + 8192));
+      return s;
+    },
+    fromLatin1(s) {
+      const u8 = new Uint8Array(s.length);
+      for (let i = 0; i < s.length; i++) u8[i] = s.charCodeAt(i);
+      return u8;
+    },
+    bigint(s) { return BigInt(s); },
+    str(v) { return String(v); },
+    date(ms) { return new Date(ms); },
+    exception(e) {
+      if (e !== null && typeof e === 'object') {
+        const str = (x) => x === undefined ? undefined : String(x);
+        return [str(e.name), str(e.message), str(e.stack)];
+      }
+      return [undefined, String(e), undefined];
+    },
+  };
+})()"""
+
+
+class Opaque:
+    """A JavaScript value with no Python counterpart (a function, a symbol): its type and string form."""
+
+    def __init__(self, kind, text):
+        self.kind = kind
+        self.text = text
+
+    def __repr__(self):
+        return "<JavaScript %s %s>" % (self.kind, self.text)
+
+    def __eq__(self, other):
+        return isinstance(other, Opaque) and (self.kind, self.text) == (other.kind, other.text)
+
+    __hash__ = None
+
+
+class JS:
+    """A JavaScript expression to use as a value where Python has no counterpart: ``worker.post(JS("new Map()"))``,
+    ``ctx.globals["sab"] = JS("new SharedArrayBuffer(8)")``. It is evaluated in the context the value goes into, at
+    the moment it is converted."""
+
+    def __init__(self, expression):
+        self.expression = expression
+
+    def __repr__(self):
+        return "JS(%r)" % self.expression
+
+
+class Exc:
+    """An exception out-parameter: ``ref`` to pass, ``value`` to read."""
+
+    def __init__(self):
+        self.value = ctypes.c_void_p()
+        self.ref = ctypes.byref(self.value)
+
+    def __bool__(self):
+        return bool(self.value.value)
+
+
+def make_string(s):
+    """A new JSStringRef holding s exactly (UTF-16, lone surrogates kept). The caller releases it."""
+    data = s.encode("utf-16-le", "surrogatepass")
+    h = lib.JSStringCreateWithCharacters(data, len(data) // 2)
+    if not h:
+        raise MemoryError("jsworker: JSStringCreateWithCharacters failed")
+    return h
+
+
+def take_string(h):
+    """The Python str of a JSStringRef, which is released."""
+    if not h:
+        return None
+    try:
+        n = lib.JSStringGetLength(h)
+        if n == 0:
+            return ""
+        return ctypes.string_at(lib.JSStringGetCharactersPtr(h), 2 * n).decode("utf-16-le", "surrogatepass")
+    finally:
+        lib.JSStringRelease(h)
+
+
+class Marshal:
+    """Conversions in one context. Must be used on the context's thread, inside a handle scope of the caller's."""
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        src = make_string(_HELPERS)
+        exc = Exc()
+        try:
+            obj = lib.JSEvaluateScript(ctx, src, None, None, 1, exc.ref)
+        finally:
+            lib.JSStringRelease(src)
+        if not obj:
+            raise RuntimeError("jsworker: the conversion helpers failed to compile")
+        self.helpers = {}
+        for name in ("kind", "keys", "toLatin1", "fromLatin1", "bigint", "str", "date", "exception"):
+            self.helpers[name] = self._get(obj, name)
+        self.global_object = lib.JSContextGetGlobalObject(ctx)
+
+    # -- low level --
+
+    def _get(self, obj, name):
+        key = make_string(name)
+        exc = Exc()
+        try:
+            v = lib.JSObjectGetProperty(self.ctx, obj, key, exc.ref)
+        finally:
+            lib.JSStringRelease(key)
+        self.check(exc)
+        return v
+
+    def call_helper(self, name, *args):
+        argv = (_lib.JSValueRef * len(args))(*args)
+        exc = Exc()
+        v = lib.JSObjectCallAsFunction(self.ctx, self.helpers[name], None, len(args), argv, exc.ref)
+        self.check(exc)
+        return v
+
+    def check(self, exc):
+        """Raises the exception in exc, if any."""
+        if exc:
+            raise self.error(exc.value.value)
+
+    def error(self, value):
+        """The JSError for an exception value."""
+        exc = Exc()
+        argv = (_lib.JSValueRef * 1)(value)
+        triple = lib.JSObjectCallAsFunction(self.ctx, self.helpers["exception"], None, 1, argv, exc.ref)
+        if not triple or exc:
+            return JSError("Error", "(an exception that could not be read)")
+        name, message, stack = self.to_python(triple)
+        return JSError(name or "", message or "", stack)
+
+    # -- JavaScript to Python --
+
+    def to_python(self, v, depth=0):
+        if depth > MAX_DEPTH:
+            raise ValueError("jsworker: the value is nested more than %d levels deep (or cyclic)" % MAX_DEPTH)
+        ctx = self.ctx
+        t = lib.JSValueGetType(ctx, v)
+        if t in (_lib.kJSTypeUndefined, _lib.kJSTypeNull):
+            return None
+        if t == _lib.kJSTypeBoolean:
+            return lib.JSValueToBoolean(ctx, v)
+        if t == _lib.kJSTypeNumber:
+            d = lib.JSValueToNumber(ctx, v, None)
+            if d.is_integer() and abs(d) <= _SAFE and not (d == 0 and math.copysign(1, d) < 0):
+                return int(d)
+            return d
+        if t == _lib.kJSTypeString:
+            return self.text(v)
+        if t == _lib.kJSTypeBigInt:
+            return int(self.text(v))
+        if t == _lib.kJSTypeSymbol:
+            return Opaque("symbol", self.text(self.call_helper("str", v)))
+        kind = self.text(self.call_helper("kind", v))
+        if kind == "array":
+            n = int(lib.JSValueToNumber(ctx, self._get(v, "length"), None))
+            out = []
+            for i in range(n):
+                exc = Exc()
+                item = lib.JSObjectGetPropertyAtIndex(ctx, v, i, exc.ref)
+                self.check(exc)
+                out.append(self.to_python(item, depth + 1))
+            return out
+        if kind == "bytes":
+            return self.text(self.call_helper("toLatin1", v)).encode("latin-1")
+        if kind == "date":
+            ms = lib.JSValueToNumber(ctx, v, None)
+            if math.isnan(ms):
+                return None
+            return datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc) + datetime.timedelta(milliseconds=ms)
+        if kind == "function":
+            return Opaque("function", self.text(v))
+        keys = self.to_python(self.call_helper("keys", v), depth + 1)
+        return {k: self.to_python(self._get(v, k), depth + 1) for k in keys}
+
+    def text(self, v):
+        """The string form of v (ToString)."""
+        exc = Exc()
+        s = lib.JSValueToStringCopy(self.ctx, v, exc.ref)
+        self.check(exc)
+        return take_string(s)
+
+    # -- Python to JavaScript --
+
+    def to_js(self, x, depth=0):
+        if depth > MAX_DEPTH:
+            raise ValueError("jsworker: the value is nested more than %d levels deep (or cyclic)" % MAX_DEPTH)
+        ctx = self.ctx
+        if x is None:
+            return lib.JSValueMakeNull(ctx)
+        if isinstance(x, bool):
+            return lib.JSValueMakeBoolean(ctx, x)
+        if isinstance(x, int):
+            if -_SAFE <= x <= _SAFE:
+                return lib.JSValueMakeNumber(ctx, float(x))
+            return self.call_helper("bigint", self.string(str(x)))
+        if isinstance(x, float):
+            return lib.JSValueMakeNumber(ctx, x)
+        if isinstance(x, str):
+            return self.string(x)
+        if isinstance(x, (bytes, bytearray, memoryview)):
+            return self.call_helper("fromLatin1", self.string(bytes(x).decode("latin-1")))
+        if isinstance(x, datetime.datetime):
+            if x.tzinfo is None:
+                x = x.astimezone()
+            return self.call_helper("date", lib.JSValueMakeNumber(ctx, x.timestamp() * 1000))
+        if isinstance(x, JS):
+            src = make_string("(" + x.expression + "\n)")
+            exc = Exc()
+            try:
+                v = lib.JSEvaluateScript(ctx, src, None, None, 1, exc.ref)
+            finally:
+                lib.JSStringRelease(src)
+            self.check(exc)
+            return v
+        if isinstance(x, (list, tuple)):
+            items = [self.to_js(i, depth + 1) for i in x]
+            argv = (_lib.JSValueRef * len(items))(*items)
+            exc = Exc()
+            arr = lib.JSObjectMakeArray(ctx, len(items), argv, exc.ref)
+            self.check(exc)
+            return arr
+        if isinstance(x, dict):
+            obj = lib.JSObjectMake(ctx, None, None)
+            for k, v in x.items():
+                if not isinstance(k, str):
+                    raise TypeError("jsworker: dict keys must be str to become JavaScript properties, not %s"
+                                    % type(k).__name__)
+                self.set(obj, k, self.to_js(v, depth + 1))
+            return obj
+        raise TypeError("jsworker: a %s has no JavaScript counterpart" % type(x).__name__)
+
+    def string(self, s):
+        h = make_string(s)
+        try:
+            return lib.JSValueMakeString(self.ctx, h)
+        finally:
+            lib.JSStringRelease(h)
+
+    def set(self, obj, name, value):
+        key = make_string(name)
+        exc = Exc()
+        try:
+            lib.JSObjectSetProperty(self.ctx, obj, key, value, 0, exc.ref)
+        finally:
+            lib.JSStringRelease(key)
+        self.check(exc)

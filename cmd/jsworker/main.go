@@ -1,0 +1,26 @@
+// Command jsworker runs a JavaScript program on the jsworker runtime, as
+// `node` does, and serves the Chrome DevTools Protocol with --inspect.
+//
+//	jsworker [options] run FILE.js|FILE.mjs|FILE.ts [args...]
+//	jsworker [options] eval CODE [args...]
+//	jsworker --help | --version
+//
+// Options (also accepted right after the command, before FILE or CODE):
+//
+//	--inspect[=[HOST:]PORT]      serve DevTools on HOST:PORT (default 127.0.0.1:9229; loopback only)
+//	--inspect-brk[=[HOST:]PORT]  the same, and hold the program before its first statement until a
+//	                             debugger sends Runtime.runIfWaitingForDebugger
+//
+// The exit code is Node's: the program's process.exit code, 0 when it ends
+// by itself, 1 after an uncaught error (printed with its stack to standard
+// error) or a syntax error (printed with its location), 9 for a bad
+// command line, 12 when the inspector cannot listen. See docs/cli.md.
+package main
+
+import (
+	"os"
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}

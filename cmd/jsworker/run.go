@@ -1,0 +1,188 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/inspector/devtools"
+	"github.com/jsworker/jsworker/internal/workertargets"
+)
+
+// run is the whole command: argv is os.Args; it returns the exit code.
+func run(argv []string, stdout, stderr io.Writer) int {
+	c, err := parseArgs(argv[1:])
+	switch {
+	case errors.Is(err, errInspectAddr):
+		fmt.Fprintf(stderr, "jsworker: %v\n", err)
+		return exitInspectorArg
+	case err != nil:
+		fmt.Fprintf(stderr, "jsworker: %v\n", err)
+		return exitInvalidArg
+	case c.help:
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	case c.version:
+		fmt.Fprintf(stdout, "v%s\n", version)
+		return exitOK
+	}
+
+	exe := executable(argv[0])
+	po := core.ProgramOptions{
+		Env:     os.Environ(),
+		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk},
+	}
+	switch c.verb {
+	case "run":
+		path, err := filepath.Abs(c.target)
+		if err != nil {
+			fmt.Fprintf(stderr, "jsworker: %v\n", err)
+			return exitUncaught
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			// Node's words for a missing entry point.
+			fmt.Fprintf(stderr, "Error: Cannot find module '%s'\n", path)
+			if !errors.Is(err, os.ErrNotExist) {
+				fmt.Fprintf(stderr, "    %v\n", err)
+			}
+			return exitUncaught
+		}
+		po.Filename, po.Source = path, string(src)
+		po.Module = isModule(path)
+		po.Argv = append([]string{exe, path}, c.args...)
+	case "eval":
+		po.Filename, po.Source = "[eval]", c.target
+		po.Argv = append([]string{exe}, c.args...)
+	}
+	po.Options.Filename = po.Filename
+
+	// The endpoint listens before the program starts, so that a busy port
+	// fails the command (exit 12, as Node) before any of the program runs.
+	var main atomic.Uint64
+	var srv *devtools.Server
+	if c.inspect {
+		srv, err = devtools.Listen(devtools.Config{
+			Addr:     c.inspectAddr,
+			Provider: mainProvider{&main},
+			Browser:  "jsworker/v" + version,
+		})
+		if err != nil {
+			fmt.Fprintf(stderr, "Starting inspector on %s failed: %v\n", c.inspectAddr, err)
+			return exitInspectorArg
+		}
+		defer srv.Close()
+	}
+
+	p, err := core.StartProgram(po)
+	if err != nil {
+		printStartError(stderr, err, po.Filename, po.Source)
+		return exitUncaught
+	}
+	id := p.Worker().ID()
+	main.Store(id)
+	if srv != nil {
+		fmt.Fprintf(stderr, "Debugger listening on %s\nFor help, see: https://nodejs.org/en/docs/inspector\n",
+			srv.WebSocketURL(workertargets.Key(id)))
+	}
+	code := p.Wait()
+	if srv != nil {
+		// Every target has ended: let each client receive its last messages
+		// (Inspector.detached) and the close frame before the process exits.
+		ctx, cancel := context.WithTimeout(context.Background(), shutdownGrace)
+		_ = srv.Shutdown(ctx)
+		cancel()
+	}
+	return code
+}
+
+// shutdownGrace bounds how long the command waits, once the program ended,
+// for debugger clients to receive the end of their sessions.
+const shutdownGrace = 2 * time.Second
+
+// mainProvider lists the program's workers once the main one is known.
+type mainProvider struct{ main *atomic.Uint64 }
+
+func (m mainProvider) Targets() []devtools.Target {
+	return workertargets.Provider{Main: m.main.Load()}.Targets()
+}
+
+func (m mainProvider) Attach(key string) (devtools.Session, error) {
+	return workertargets.Provider{Main: m.main.Load()}.Attach(key)
+}
+
+// isModule reports whether a file runs as an ES module: .mjs, and
+// TypeScript (.ts, .mts), which the module loader transforms.
+func isModule(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".mjs", ".mts", ".ts":
+		return true
+	}
+	return false
+}
+
+// executable returns process.argv[0]: the absolute path of this binary.
+func executable(arg0 string) string {
+	if exe, err := os.Executable(); err == nil {
+		return exe
+	}
+	if abs, err := filepath.Abs(arg0); err == nil {
+		return abs
+	}
+	return arg0
+}
+
+// printStartError prints why the program could not start: a syntax error
+// as Node prints it (FILE:LINE, the source line, a caret under the column,
+// then SyntaxError: message), or the error as it is.
+func printStartError(w io.Writer, err error, filename, src string) {
+	var se *goja.CompilerSyntaxError
+	if !errors.As(err, &se) {
+		fmt.Fprintln(w, err)
+		return
+	}
+	msg, line, col := se.Message, 0, 0
+	if se.File != nil { // a compile-time error: the position is structured
+		pos := se.File.Position(se.Offset)
+		line, col = pos.Line, pos.Column
+	} else if m := parseErrorRE.FindStringSubmatch(se.Message); m != nil { // the parser's "FILE: Line L:C msg"
+		line, _ = strconv.Atoi(m[1])
+		col, _ = strconv.Atoi(m[2])
+		msg = m[3]
+	}
+	if line > 0 {
+		fmt.Fprintf(w, "%s:%d\n", filename, line)
+		if text, ok := sourceLine(src, line); ok {
+			fmt.Fprintf(w, "%s\n%s^\n\n", text, strings.Repeat(" ", min(max(col-1, 0), len(text))))
+		}
+	}
+	fmt.Fprintf(w, "SyntaxError: %s\n", msg)
+}
+
+// parseErrorRE matches goja's parser errors: "FILE: Line 2:9 Unexpected
+// token ; (and 1 more errors)".
+var parseErrorRE = regexp.MustCompile(`: Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors?\))?$`)
+
+// sourceLine returns line n (1-based) of src.
+func sourceLine(src string, n int) (string, bool) {
+	for i := 1; ; i++ {
+		line, rest, more := strings.Cut(src, "\n")
+		if i == n {
+			return strings.TrimSuffix(line, "\r"), true
+		}
+		if !more {
+			return "", false
+		}
+		src = rest
+	}
+}

@@ -1,0 +1,93 @@
+package core_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jsworker/jsworker/core"
+)
+
+// A host realm creates a web Worker and gets its reply by running its
+// loop; the worker's uncaught error is an ErrorEvent; terminate() ends it
+// and the loop runs dry.
+func TestHostLoop_WebWorkerThroughRunPending(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "double.js")
+	src := `importScripts('helper.js');
+onmessage = function (e) { if (e.data === 'throw') throw new RangeError('bad input'); postMessage(double(e.data)); };`
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "helper.js"), []byte(`function double(x) { return 2 * x; }`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var errOut syncBuffer
+	rt, err := core.NewHostRealm(core.HostRealmOptions{Stderr: &errOut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := core.HostLoopOf(rt)
+	defer loop.Close()
+	if loop.Alive() {
+		t.Fatal("a fresh host loop is alive")
+	}
+	rt.Set("file", file)
+	if _, err := rt.RunString(`
+		var log = [];
+		var w = new Worker(file, { name: 'doubler' });
+		w.onmessage = function (e) { log.push('message ' + e.data); if (e.data === 42) w.postMessage('throw'); };
+		w.addEventListener('error', function (e) { log.push('error ' + e.message + ' ' + e.lineno); w.terminate(); });
+		w.postMessage(21);`); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for loop.RunPending(time.Second) {
+		if time.Now().After(deadline) {
+			t.Fatal("the loop never ran dry")
+		}
+	}
+	got := rt.Get("log").String()
+	if got != "message 42,error Uncaught RangeError: bad input 2" {
+		t.Fatalf("log = %q, stderr %q", got, errOut.String())
+	}
+	if loop.RunPending(0) {
+		t.Fatal("still alive after the worker ended")
+	}
+}
+
+// MessageChannel between a host realm and a worker created from Go: the
+// port travels in PostMessage's transfer list; the host reads its end
+// through its loop.
+func TestHostLoop_PortToACoreWorker(t *testing.T) {
+	rt, err := core.NewHostRealm(core.HostRealmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := core.HostLoopOf(rt)
+	defer loop.Close()
+	w := spawn(t, `onmessage = function (e) { var p = e.data; p.onmessage = function (m) { p.postMessage(m.data + '!'); p.close(); }; };`, core.Options{})
+	v, err := rt.RunString(`var ch = new MessageChannel(); var got = [];
+		ch.port1.onmessage = function (e) { got.push(e.data); };
+		ch.port1.onclose = function () { got.push('closed'); };
+		ch.port1.postMessage('hi'); ch.port2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PostMessage(rt, v, v); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; loop.RunPending(time.Second); i++ {
+		if i > 30 {
+			t.Fatal("the loop never ran dry")
+		}
+	}
+	if got := rt.Get("got").String(); got != "hi!,closed" {
+		t.Fatalf("got %q", got)
+	}
+	if v, _ := rt.RunString(`typeof Worker + typeof BroadcastChannel + typeof MessagePort`); !strings.HasPrefix(v.String(), "functionfunctionfunction") {
+		t.Fatalf("globals: %v", v)
+	}
+}

@@ -1,0 +1,89 @@
+package core
+
+import (
+	"slices"
+	"sync"
+)
+
+// The process-wide registry of live workers: what a DevTools endpoint lists
+// as targets (package inspector/devtools, cmd/jsworker, the C ABI's
+// ZJSInspectorEndpointStart). A worker is listed from the moment its thread
+// starts until its loop has ended and its inspector sessions were told.
+
+// WorkerInfo describes a live worker for a target listing.
+type WorkerInfo struct {
+	ID          uint64 // Worker.ID
+	Name        string // Options.Name
+	Filename    string // the script's name in stack traces (Options.Filename or "worker-<id>.js")
+	Kind        Kind
+	Inspectable bool // compiled for the Debugger domain (Options.Inspectable or JSWORKER_INSPECT=1)
+	Worker      *Worker
+}
+
+var registry struct {
+	mu   sync.Mutex
+	live map[uint64]*Worker
+}
+
+// registerWorker lists w. It runs on w's thread as the thread starts.
+func registerWorker(w *Worker) {
+	registry.mu.Lock()
+	if registry.live == nil {
+		registry.live = make(map[uint64]*Worker)
+	}
+	registry.live[w.id] = w
+	registry.mu.Unlock()
+}
+
+// unregisterWorker removes w from the listing. It runs on w's thread as the
+// loop ends.
+func unregisterWorker(w *Worker) {
+	registry.mu.Lock()
+	delete(registry.live, w.id)
+	registry.mu.Unlock()
+}
+
+// LiveWorkers returns every worker of the process whose thread has started
+// and whose loop has not ended, in ID order (the order they were spawned).
+// It may be called from any goroutine. The list is a snapshot: a worker in it
+// may end at any time after (its InspectorSession then returns ErrClosed).
+func LiveWorkers() []WorkerInfo {
+	registry.mu.Lock()
+	out := make([]WorkerInfo, 0, len(registry.live))
+	for _, w := range registry.live {
+		out = append(out, w.info())
+	}
+	registry.mu.Unlock()
+	slices.SortFunc(out, func(a, b WorkerInfo) int {
+		switch {
+		case a.ID < b.ID:
+			return -1
+		case a.ID > b.ID:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// LookupWorker returns the live worker with the given ID.
+func LookupWorker(id uint64) (WorkerInfo, bool) {
+	registry.mu.Lock()
+	w, ok := registry.live[id]
+	registry.mu.Unlock()
+	if !ok {
+		return WorkerInfo{}, false
+	}
+	return w.info(), true
+}
+
+func (w *Worker) info() WorkerInfo {
+	return WorkerInfo{
+		ID:          w.id,
+		Name:        w.name,
+		Filename:    w.filename,
+		Kind:        w.kind,
+		Inspectable: w.dbg != nil,
+		Worker:      w,
+	}
+}

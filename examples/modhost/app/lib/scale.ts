@@ -1,0 +1,3 @@
+export function scale(value: number, factor: number): number {
+  return value * factor;
+}

@@ -1,0 +1,88 @@
+package modules
+
+import (
+	"path"
+	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
+)
+
+// wrapperHead and wrapperTail turn esbuild's CommonJS output into one
+// function expression per module. The head is a line of its own, so that
+// line n+1 of the wrapped text is line n of esbuild's output. The module
+// object, the require function and import.meta are the only names the
+// wrapper binds: esbuild renames a module's own top-level `module` and
+// `require`, and never writes a bare `exports` (a module may declare its
+// own).
+const (
+	wrapperHead = "(function (module, require, " + metaName + ") {\n"
+	wrapperTail = "\n})"
+	metaName    = "__jsworker_import_meta"
+)
+
+// tlaMessage replaces esbuild's top-level await errors, which speak of
+// output formats and targets the user never chose.
+const tlaMessage = "top-level await is not supported yet in jsworker module workers; " +
+	"move the await into an async function"
+
+// esbuildLoader picks esbuild's loader from the resolved path's extension.
+func esbuildLoader(p string) api.Loader {
+	switch strings.ToLower(path.Ext(p)) {
+	case ".ts", ".mts", ".cts":
+		return api.LoaderTS
+	case ".json":
+		return api.LoaderJSON
+	}
+	return api.LoaderJS
+}
+
+// transform converts one ES module (or TypeScript, or JSON) to a CommonJS
+// body with live-binding getters, and returns it with its source map.
+func transform(p, source string) (code string, sourceMap []byte, err error) {
+	loader := esbuildLoader(p)
+	input := source
+	if loader != api.LoaderJSON {
+		// A module with no import or export would be taken for CommonJS
+		// (top-level this as exports, no renaming of a declared `module`);
+		// an empty export after the last line makes it a module without
+		// moving anything before it.
+		input += "\nexport {};\n"
+	}
+	res := api.Transform(input, api.TransformOptions{
+		Loader:     loader,
+		Format:     api.FormatCommonJS,
+		Sourcefile: p,
+		Sourcemap:  api.SourceMapExternal,
+		Target:     api.ES2022,
+		// goja parses neither import() nor async iteration: esbuild
+		// lowers them. import() becomes a lazy require in a promise.
+		Supported: map[string]bool{"dynamic-import": false, "async-generator": false, "for-await": false},
+		// The wrapper's parameters must not show through: a free module,
+		// require or exports in the module is the global one, as in any
+		// ES module.
+		Define: map[string]string{
+			"import.meta": metaName,
+			"module":      "globalThis.module",
+			"require":     "globalThis.require",
+			"exports":     "globalThis.exports",
+		},
+		LogLevel: api.LogLevelSilent,
+	})
+	if len(res.Errors) > 0 {
+		return "", nil, esbuildError(p, res.Errors[0])
+	}
+	return string(res.Code), res.Map, nil
+}
+
+// esbuildError converts esbuild's first error into a SyntaxError at its
+// original position.
+func esbuildError(p string, m api.Message) *Error {
+	e := &Error{Name: "SyntaxError", Message: m.Text, Path: p}
+	if strings.HasPrefix(m.Text, "Top-level await") {
+		e.Message = tlaMessage
+	}
+	if m.Location != nil {
+		e.Line, e.Column = m.Location.Line, m.Location.Column+1
+	}
+	return e
+}

@@ -22,6 +22,11 @@ import (
 // realm's global object.
 const hookName = "__jsworker_dbg"
 
+// onName is the global every hook tests first: true while some session has
+// the Debugger domain enabled. Writable (by the debugger) but not
+// configurable and not enumerable.
+const onName = "__jsworker_on"
+
 // A script is one compiled source of an inspectable target.
 type script struct {
 	id, url, source string
@@ -553,7 +558,7 @@ func (in *instrumenter) concise(n *ast.ArrowFunctionLiteral, e ast.Expression) {
 // excName is the catch parameter of the hooks that watch exceptions.
 const excName = "__jsworker_exc"
 
-// hookCall builds `__jsworker_dbg.on && __jsworker_dbg.name(args…, [locals], this)`
+// hookCall builds `__jsworker_on && __jsworker_dbg.name(args…, [locals], this)`
 // with every position at idx, passing the current function's visible locals
 // (and this) when inside one.
 func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args ...ast.Expression) ast.Statement {
@@ -574,7 +579,7 @@ func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args
 		}
 	}
 	call := &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: member("on"), Right: call}}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: call}}
 }
 
 // guard wraps a function body (after its directive prologue) in
@@ -759,7 +764,7 @@ func propName(e ast.Expression) string {
 	return ""
 }
 
-// hook builds `__jsworker_dbg.on && __jsworker_dbg.hit(N)` for st, with every
+// hook builds `__jsworker_on && __jsworker_dbg.hit(N)` for st, with every
 // position at st's first character, and records statement N. Function
 // declarations (hoisted) and empty statements get none.
 func (in *instrumenter) hook(st ast.Statement) ast.Statement {
@@ -818,5 +823,5 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	if len(back) > 0 {
 		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
 	}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: member("on"), Right: e}}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
 }

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector"
 )
 
@@ -26,7 +27,12 @@ type context struct {
 	targetID uint64
 	closed   bool
 	dbg      *inspector.Debugger // made by JSGlobalContextSetInspectable(ctx, true) (debugger_context.go)
-	pauseQ   pauseQueue          // commands from other threads while paused in the debugger
+	pauseQ   pauseQueue          // commands from other threads: endpoint sessions, dispatches while paused
+	loop     *core.HostLoop      // the realm's event loop (eventloop.go); RunOnLoop is safe from any goroutine
+
+	// Sessions of the DevTools endpoint (endpoint_contexts.go), attached from the endpoint's goroutines.
+	remoteMu sync.Mutex
+	remote   []*inspector.Session
 
 	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
 	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.

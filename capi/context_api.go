@@ -20,6 +20,7 @@ func newContext(tid int) (*context, error) {
 		return nil, err
 	}
 	c.rt = rt
+	c.loop = core.HostLoopOf(rt)
 	if err := c.capture(); err != nil {
 		return nil, err
 	}
@@ -82,6 +83,11 @@ func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
 		c.inspectable = inspectable
 		if inspectable && c.enableDebugger() != nil {
 			c.inspectable = false // the realm refused the debugger's hooks (a frozen global object)
+		}
+		if c.inspectable {
+			registerContext(c) // listed by the DevTools endpoint (endpoint_contexts.go)
+		} else {
+			unregisterContext(c)
 		}
 	}
 }

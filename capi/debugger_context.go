@@ -16,19 +16,20 @@ import (
 
 // pauseQueue holds the commands other threads dispatched to a paused context.
 type pauseQueue struct {
-	mu    sync.Mutex
-	on    bool // the context is paused in the debugger
-	tasks []func(*goja.Runtime)
-	wake  chan struct{} // capacity 1
+	mu     sync.Mutex
+	on     bool // the context is paused in the debugger
+	closed bool // the context was destroyed: nothing is accepted any more
+	tasks  []func(*goja.Runtime)
+	wake   chan struct{} // capacity 1
 }
 
-// enqueue queues fn for the owner thread. Only dispatchToPaused calls it (through Session.Dispatch), after seeing
-// the context paused; if the pause ended meanwhile, fn runs at the owner's next library call that delivers
-// inspector messages (runLate).
+// enqueue queues fn for the owner thread: a command dispatched from another thread (dispatchToPaused, or a session
+// of the DevTools endpoint). A paused owner runs it at once; otherwise it runs at the owner's next
+// ZJSContextRunPendingEvents or library call that delivers inspector messages (runLate).
 func (q *pauseQueue) enqueue(fn func(*goja.Runtime)) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	if q.wake == nil { // no debugger: never paused
+	if q.wake == nil || q.closed { // no debugger (never paused), or the context is gone
 		return false
 	}
 	q.tasks = append(q.tasks, fn)
@@ -37,6 +38,13 @@ func (q *pauseQueue) enqueue(fn func(*goja.Runtime)) bool {
 	default:
 	}
 	return true
+}
+
+// close stops the queue for good and drops what it holds (the context is being destroyed).
+func (q *pauseQueue) close() {
+	q.mu.Lock()
+	q.closed, q.tasks = true, nil
+	q.mu.Unlock()
 }
 
 // paused reports whether the context is paused in the debugger.

@@ -44,7 +44,7 @@ func startEndpoint(addr string) (int, int32, error) {
 	}
 	srv, err := devtools.Listen(devtools.Config{
 		Addr:     addr,
-		Provider: workertargets.Provider{},
+		Provider: devtools.Join(contextTargets{}, workertargets.Provider{}),
 		Browser:  "jsworker/v" + versionText(),
 	})
 	if err != nil {

@@ -35,7 +35,13 @@ type contextTarget struct{ c *context }
 func (t contextTarget) Run(fn func(rt *goja.Runtime)) bool {
 	c := t.c
 	if gettid() != c.tid {
-		return c.pauseQ.enqueue(fn)
+		if !c.pauseQ.enqueue(fn) {
+			return false
+		}
+		if !c.pauseQ.paused() && c.loop != nil { // wake a host waiting in ZJSContextRunPendingEvents
+			c.loop.RunOnLoop(func(*goja.Runtime) { c.runLate() })
+		}
+		return true
 	}
 	if c.closed { // c.closed is only read on the owner thread
 		return false
@@ -88,6 +94,9 @@ func (c *context) flushInspector() {
 // inspectConsole is the context's HostRealmOptions.OnConsole: it reports a console call to every session (those
 // with Runtime enabled queue Runtime.consoleAPICalled) and delivers it before the console call returns.
 func (c *context) inspectConsole(level string, args []goja.Value) {
+	for _, s := range c.remoteSessions() {
+		s.ConsoleAPICalled(c.rt, level, args)
+	}
 	if len(c.sessions) == 0 {
 		return
 	}
@@ -104,6 +113,7 @@ func (c *context) inspectConsole(level string, args []goja.Value) {
 // released; dispatching to them fails.
 func (c *context) endInspectorSessions() {
 	c.closed = true
+	c.endRemoteSessions()
 	sessions := c.sessions
 	c.sessions = nil
 	for _, cs := range sessions {

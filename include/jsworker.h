@@ -1613,8 +1613,13 @@ JSWORKER_EXPORT void ZJSInspectorSessionRelease(ZJSInspectorSessionRef session);
  * ZJSWorkerOptions.inspectable (or any worker when the process started with JSWORKER_INSPECT=1), through this API
  * or from JavaScript — at http://HOST:PORT/json/list, and serves ws://HOST:PORT/<id> as one inspector session on
  * that worker, run on the worker's thread exactly like a ZJSWorkerInspectorSession. The endpoint runs on threads of
- * its own: the host pumps nothing. Main contexts (JSGlobalContextSetInspectable) are not listed in this version;
- * attach to them with ZJSInspectorSessionCreate.
+ * its own: for workers the host pumps nothing. It also lists every main context made inspectable with
+ * JSGlobalContextSetInspectable (until it is made uninspectable or released; title "main context <id>", url
+ * "jsworker://context-<id>"). A main context's realm belongs to its owner thread, so the commands of an endpoint
+ * session on it wait there and run on the owner thread: at once while the context is paused in the debugger, else in
+ * the host's next ZJSContextRunPendingEvents (which wakes up for them) or after its next call that runs JavaScript.
+ * A host that serves such sessions therefore pumps ZJSContextRunPendingEvents while it is idle. Console calls of
+ * the context reach these sessions; releasing the context ends them.
  *
  * It has no authentication, so it listens on loopback addresses only, answers only requests whose Host header is an
  * IP address or "localhost" (DNS-rebinding protection), and names each target by a random id that a web page can

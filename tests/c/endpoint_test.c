@@ -99,6 +99,17 @@ int main(void) {
     snprintf(ws, sizeof ws, "\"webSocketDebuggerUrl\": \"ws://%s/", host);
     check(strstr(body, ws) != NULL, "  and its WebSocket URL on the endpoint's address");
 
+    JSGlobalContextRef mainctx = JSGlobalContextCreate(NULL);
+    check(http_get(port, "/json/list", host, body, sizeof body) > 0 && strstr(body, "jsworker://context-") == NULL,
+          "a main context is not listed before it is inspectable");
+    JSGlobalContextSetInspectable(mainctx, true);
+    check(http_get(port, "/json/list", host, body, sizeof body) > 0 && strstr(body, "\"main context ") != NULL &&
+              strstr(body, "jsworker://context-") != NULL,
+          "an inspectable main context is listed");
+    JSGlobalContextRelease(mainctx);
+    check(http_get(port, "/json/list", host, body, sizeof body) > 0 && strstr(body, "jsworker://context-") == NULL,
+          "a released main context is no longer listed");
+
     check(http_get(port, "/json/version", host, body, sizeof body) > 0 && strstr(body, "\"Protocol-Version\"") != NULL,
           "/json/version answers");
     check(http_get(port, "/json/list", "evil.example:9229", body, sizeof body) > 0 &&

@@ -20,7 +20,7 @@ import (
 const NodeVersion = "v20.0.0-jsworker"
 
 // Version is jsworker's version (the library's, see include/jsworker.h).
-const Version = "0.1.0"
+const Version = "0.2.0"
 
 var processStart = time.Now()
 

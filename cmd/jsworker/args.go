@@ -12,7 +12,7 @@ import (
 
 // version is the jsworker release this command belongs to: the library's
 // (include/jsworker.h JSWORKER_VERSION_STRING; main_test.go checks).
-const version = "0.1.0"
+const version = "0.2.0"
 
 // Exit codes, as Node's (https://nodejs.org/api/process.html#exit-codes).
 const (

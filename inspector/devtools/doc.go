@@ -2,7 +2,7 @@
 // chrome-remote-interface and any other Chrome DevTools Protocol client, over
 // the HTTP and WebSocket endpoint those clients expect from Node's --inspect:
 //
-//	GET /json/version     {"Browser": "jsworker/0.1.0", "Protocol-Version": "1.1"}
+//	GET /json/version     {"Browser": "jsworker/0.2.0", "Protocol-Version": "1.1"}
 //	GET /json, /json/list  one entry per target: id, type, title, url,
 //	                       webSocketDebuggerUrl, devtoolsFrontendUrl, …
 //	GET /json/protocol    the implemented domains, commands and events

@@ -24,7 +24,7 @@ type Config struct {
 	Addr string
 	// Provider lists the targets and opens sessions on them.
 	Provider Provider
-	// Browser is /json/version's "Browser", e.g. "jsworker/0.1.0".
+	// Browser is /json/version's "Browser", e.g. "jsworker/0.2.0".
 	Browser string
 }
 

@@ -34,7 +34,7 @@ __all__ = [
     "library_path", "library_version", "live_handles",
 ]
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 library_path = _lib.path
 """The path libjsworker.so was loaded from."""
@@ -46,7 +46,7 @@ live_handles = _owner.live_handles
 
 
 def library_version():
-    """The loaded library's version string, e.g. "0.1.0" (ZJSGetVersionString)."""
+    """The loaded library's version string, e.g. "0.2.0" (ZJSGetVersionString)."""
     return _lib.lib.ZJSGetVersionString().decode()
 
 

@@ -50,7 +50,7 @@ pub type JSPropertyAttributes = c_uint;
 pub const JSWORKER_VERSION_MAJOR: c_int = 0;
 pub const JSWORKER_VERSION_MINOR: c_int = 1;
 pub const JSWORKER_VERSION_PATCH: c_int = 0;
-pub const JSWORKER_VERSION_NUMBER: c_int = 1000;
+pub const JSWORKER_VERSION_NUMBER: c_int = 2000;
 
 pub type JSType = c_int;
 pub const kJSTypeUndefined: JSType = 0;
@@ -453,6 +453,6 @@ mod tests {
         let n = unsafe { ZJSGetVersionNumber() };
         assert_eq!(n, JSWORKER_VERSION_NUMBER);
         let s = unsafe { core::ffi::CStr::from_ptr(ZJSGetVersionString()) };
-        assert_eq!(s.to_str().unwrap(), "0.1.0");
+        assert_eq!(s.to_str().unwrap(), "0.2.0");
     }
 }

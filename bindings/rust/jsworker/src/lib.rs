@@ -45,7 +45,7 @@ pub use jsworker_sys as sys;
 /// Whether this build has module workers (`Worker::module`): the library it linked exports them.
 pub const HAS_MODULE_WORKERS: bool = cfg!(jsworker_modules);
 
-/// The loaded library's version, e.g. "0.1.0".
+/// The loaded library's version, e.g. "0.2.0".
 pub fn library_version() -> &'static str {
     unsafe { std::ffi::CStr::from_ptr(sys::ZJSGetVersionString()) }.to_str().unwrap_or("")
 }

@@ -8,7 +8,7 @@ const TEN_S: Duration = Duration::from_secs(10);
 
 #[test]
 fn version_matches_the_header() {
-    assert_eq!(jsworker::library_version(), "0.1.0");
+    assert_eq!(jsworker::library_version(), "0.2.0");
 }
 
 #[test]

@@ -122,21 +122,13 @@ func createModuleWorker(fn string, entryPath, entrySource *byte, entrySourceLeng
 	if loader != 0 {
 		l = cLoader(loader, userData)
 	}
-	wr := &worker{inspectable: cfg.inspectable}
-	cfg.opts.Inspectable = cfg.inspectable
-	// As in createWorker: the handle exists before the worker starts, so an error callback can name it.
-	wr.h = handles.add(kindWorker, tid, wr)
-	if cfg.errFn != 0 {
-		errFn, errUD := cfg.errFn, cfg.errUD
-		cfg.opts.OnError = func(r core.ErrorRecord) { callErrorCallback(errFn, errUD, wr.h, r) }
-	}
-	w, err := core.SpawnModule(path, string(src), l, cfg.opts)
+	h, err := startWorker(cfg, tid, func(opts core.Options) (*core.Worker, error) {
+		return core.SpawnModule(path, string(src), l, opts)
+	})
 	if err != nil {
-		handles.remove(wr.h)
 		return 0, fmt.Errorf("%s: %w", fn, err)
 	}
-	wr.w = w
-	return wr.h, nil
+	return h, nil
 }
 
 // getRequest resolves a ZJSModuleRequestRef for the calling thread and checks that it has no answer yet.

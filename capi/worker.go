@@ -46,21 +46,26 @@ func createWorker(fn string, source uintptr, cfg workerConfig, tid int) (uintptr
 	if err != nil {
 		return 0, err
 	}
+	return startWorker(cfg, tid, func(opts core.Options) (*core.Worker, error) {
+		if cfg.exact {
+			return core.SpawnExact(s.goString(), opts, cfg.inbox, cfg.outbox)
+		}
+		return core.Spawn(s.goString(), opts)
+	})
+}
+
+// startWorker registers the handle of a new worker owned by thread tid, then starts the worker with spawn. The
+// handle exists before the worker starts, so that an error callback given in the options can name it from the first
+// statement on; it is not usable (w is nil) until this function returns it. On failure it is removed again.
+func startWorker(cfg workerConfig, tid int, spawn func(core.Options) (*core.Worker, error)) (uintptr, error) {
 	wr := &worker{inspectable: cfg.inspectable}
 	cfg.opts.Inspectable = cfg.inspectable
-	// The handle exists before the worker starts, so that an error callback given in the options can name it from
-	// the first statement on. It is not usable (w is nil) until this function returns it.
 	wr.h = handles.add(kindWorker, tid, wr)
 	if cfg.errFn != 0 {
 		errFn, errUD := cfg.errFn, cfg.errUD
 		cfg.opts.OnError = func(r core.ErrorRecord) { callErrorCallback(errFn, errUD, wr.h, r) }
 	}
-	var w *core.Worker
-	if cfg.exact {
-		w, err = core.SpawnExact(s.goString(), cfg.opts, cfg.inbox, cfg.outbox)
-	} else {
-		w, err = core.Spawn(s.goString(), cfg.opts)
-	}
+	w, err := spawn(cfg.opts)
 	if err != nil {
 		handles.remove(wr.h)
 		return 0, err

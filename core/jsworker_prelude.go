@@ -469,6 +469,20 @@ function nodeTimers(g, setRef) {
 
 return {
 	emit: function (t, type, ...args) { return emit(t, type, args); },
+	// emit1 is emit with one argument (every message event): one plain
+	// listener is called without building an argument list.
+	emit1: function (t, type, a) {
+		const m = t[kListeners];
+		const list = m === undefined ? undefined : m.get(type);
+		if (list !== undefined && list.length === 1) {
+			const l = list[0];
+			if (!l.once && !l.event) {
+				l.fn.call(t, a);
+				return true;
+			}
+		}
+		return emit(t, type, [a]);
+	},
 	newPort: function () { return new MessagePort(kCreate); },
 	setThreadId: function (w, id) { w[kThreadId] = id; },
 	errorEvent: errorEvent,

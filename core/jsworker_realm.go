@@ -32,8 +32,9 @@ type jsRealm struct {
 	refs  int
 	ended bool
 
-	api                          *goja.Object // the prelude's result, made on first use
-	emitFn, newPortFn, errorEvFn goja.Callable
+	api                                   *goja.Object // the prelude's result, made on first use
+	emitFn, emit1Fn, newPortFn, errorEvFn goja.Callable
+	messageType                           goja.Value // "message", made once
 
 	ports    map[*goja.Object]portLike     // the realm's MessagePort objects (port.go)
 	children map[*goja.Object]*childWorker // live workers this realm created (nodeworker_parent.go)
@@ -100,7 +101,7 @@ func (r *jsRealm) prelude() *goja.Object {
 		}
 		return f
 	}
-	r.emitFn, r.newPortFn, r.errorEvFn = fn("emit"), fn("newPort"), fn("errorEvent")
+	r.emitFn, r.emit1Fn, r.newPortFn, r.errorEvFn = fn("emit"), fn("emit1"), fn("newPort"), fn("errorEvent")
 	r.api = api
 	return api
 }
@@ -121,11 +122,28 @@ func (r *jsRealm) natives() *goja.Object {
 // emit calls target.emit(type, args...) the prelude's way. An exception a
 // listener threw is returned.
 func (r *jsRealm) emit(target *goja.Object, typ string, args ...goja.Value) error {
+	if len(args) == 1 {
+		_, err := r.emit1Fn(goja.Undefined(), target, r.typeValue(typ), args[0])
+		return err
+	}
 	all := make([]goja.Value, 0, 2+len(args))
 	all = append(all, target, r.rt.ToValue(typ))
 	all = append(all, args...)
 	_, err := r.emitFn(goja.Undefined(), all...)
 	return err
+}
+
+// typeValue is the JavaScript string of an event type, made once for the
+// message events.
+func (r *jsRealm) typeValue(typ string) goja.Value {
+	switch typ {
+	case evMessage:
+		if r.messageType == nil {
+			r.messageType = r.rt.ToValue(evMessage)
+		}
+		return r.messageType
+	}
+	return r.rt.ToValue(typ)
 }
 
 // report hands an exception from a listener to the loop; it tells whether

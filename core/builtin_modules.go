@@ -12,6 +12,8 @@ func (w *Worker) builtinModule(specifier string) (exports *goja.Object, ok bool)
 	switch specifier {
 	case "worker_threads", "node:worker_threads":
 		return w.jsRealm().threadsModule(), true
+	case "url", "node:url":
+		return urlExports(w.rt), true
 	}
 	return nil, false
 }

@@ -49,6 +49,9 @@ func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 	if err := sharedmem.Install(rt, c.shared); err != nil {
 		return err
 	}
+	if err := installURLGlobals(rt); err != nil { // url.go
+		return err
+	}
 	if c.js != nil {
 		if err := installWorkerGlobals(rt, c.js); err != nil { // jsworker_globals.go
 			return err

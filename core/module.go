@@ -64,7 +64,8 @@ func SpawnModule(entryPath, entrySource string, loader modules.Loader, opts Opti
 func (w *Worker) runModules() bool {
 	ok := false
 	w.macrotask(func() error {
-		opts := modules.Options{Loader: w.entry.loader, Builtin: w.builtinModule, Interrupted: w.isTerminating}
+		opts := modules.Options{Loader: w.entry.loader, Builtin: w.builtinModule, Interrupted: w.isTerminating,
+			MetaURL: w.opts.ImportMetaURL}
 		if w.dbg != nil {
 			opts.Instrument = w.dbg.CompileModule
 		}

@@ -449,6 +449,9 @@ func isModulePath(p string) bool {
 func spawnJS(source, path string, module bool, opts Options) (*Worker, error) {
 	if module {
 		opts.Inbox, opts.Outbox = jsLimits, jsLimits
+		if opts.ImportMetaURL == nil {
+			opts.ImportMetaURL = modules.FileURL
+		}
 		return SpawnModule(path, source, modules.FileLoader(), opts)
 	}
 	return spawn(source, opts, jsLimits, jsLimits)

@@ -63,6 +63,12 @@ type Options struct {
 	// first statement (reason "Break on start").
 	WaitForDebugger bool
 
+	// ImportMetaURL, if not nil, makes a module worker's import.meta.url
+	// from each module's resolved path (SpawnModule); nil keeps the resolved
+	// path itself. StartProgram and worker_threads pass modules.FileURL, so
+	// that `jsworker run` modules see file: URLs as in Node.
+	ImportMetaURL func(resolved string) string
+
 	// Setup, if not nil, runs on the worker's thread after the worker
 	// globals are installed and before the script runs. Embedders use it to
 	// add host functions. A host function that blocks must also return

@@ -73,6 +73,9 @@ func StartProgram(opts ProgramOptions) (*Program, error) {
 	var w *Worker
 	var err error
 	if opts.Module {
+		if o.ImportMetaURL == nil {
+			o.ImportMetaURL = modules.FileURL
+		}
 		w, err = SpawnModule(o.Filename, opts.Source, modules.FileLoader(), o)
 	} else {
 		w, err = Spawn(opts.Source, o)

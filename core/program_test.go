@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
 )
 
@@ -110,7 +111,9 @@ import { twice } from './lib.mjs';
 parentPort.postMessage([twice(workerData), isMainThread].join());`)
 	write("lib.mjs", `export function twice(x) { return 2 * x; }`)
 	main := write("main.mjs", `import { Worker } from 'worker_threads';
-const w = new Worker(import.meta.url.replace('main.mjs', 'w.mjs'), { workerData: 21 });
+import { URL as NodeURL } from 'node:url';
+if (!import.meta.url.startsWith('file:///') || NodeURL !== URL) throw new Error('import.meta.url ' + import.meta.url);
+const w = new Worker(new URL('./w.mjs', import.meta.url), { workerData: 21 });
 w.on('message', (m) => console.log(m));
 w.on('exit', (c) => console.log('exit', c));`)
 	src, _ := os.ReadFile(main)
@@ -132,5 +135,30 @@ w.on('exit', (c) => console.log('exit', c));`)
 	}
 	if code := p.Wait(); code != 1 || !strings.Contains(errOut.String(), "missing.mjs") {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestURL_Globals: URL and URLSearchParams in every realm (a plain worker
+// here), relative references resolved against a base as the WHATWG
+// algorithm does, invalid input a TypeError with code ERR_INVALID_URL, and
+// require('url') in a Node-style program.
+func TestURL_Globals(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `postMessage([
+  new URL("./w.mjs", "file:///app/src/main.mjs").href,
+  new URL("../b?q=1#f", "https://a.example/x/y/z").href,
+  new URL("https://h.example:443/p?a=1&b=2").searchParams.get("b"),
+  new URLSearchParams("x=1&x=2").getAll("x").join("+"),
+  (() => { try { new URL("rel"); } catch (e) { return e.name + " " + e.code; } })(),
+  (() => { try { new URL("x", "not a base"); } catch (e) { return e.name + " " + e.code; } })(),
+  new URL("x", "https://a.example/d/") instanceof URL,
+].join("|"));`, core.Options{})
+	want := "file:///app/src/w.mjs|https://a.example/x/b?q=1#f|2|1+2|TypeError ERR_INVALID_URL|TypeError ERR_INVALID_URL|true"
+	if v := recv(t, w, rt); v.String() != want {
+		t.Fatalf("got  %s\nwant %s", v, want)
+	}
+	code, out, errOut := runProgram(t, `const url = require('url'); console.log(url.URL === URL, require('node:url') === url, new url.URL('b', 'file:///a/c').pathname)`)
+	if code != 0 || out != "true true /a/b\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }

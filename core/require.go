@@ -10,7 +10,7 @@ import (
 )
 
 // installRequire gives a Node-style realm CommonJS: require (with the
-// built-in worker_threads, also as node:worker_threads, and CommonJS files
+// built-in worker_threads and url, also as node:…, and CommonJS files
 // by path through goja_nodejs's resolver), module, exports, __filename and
 // __dirname. The entry script runs as the realm's global code rather than
 // inside a module wrapper, so positions in stacks stay exact.
@@ -21,6 +21,9 @@ func (n *nodeState) installRequire(w *Worker, r *jsRealm) error {
 	load := func(_ *goja.Runtime, module *goja.Object) { module.Set("exports", r.threadsModule()) }
 	reg.RegisterNativeModule("worker_threads", load)
 	reg.RegisterNativeModule("node:worker_threads", load)
+	loadURL := func(rt *goja.Runtime, module *goja.Object) { module.Set("exports", urlExports(rt)) }
+	reg.RegisterNativeModule("url", loadURL)
+	reg.RegisterNativeModule("node:url", loadURL)
 	rm := reg.Enable(rt) // defines goja_nodejs's require; replaced below
 	module := rt.NewObject()
 	exports := rt.NewObject()
@@ -41,7 +44,7 @@ func (n *nodeState) installRequire(w *Worker, r *jsRealm) error {
 			if errors.Is(err, require.InvalidModuleError) || errors.Is(err, require.NoSuchBuiltInModuleError) ||
 				errors.Is(err, require.ModuleFileDoesNotExistError) {
 				e := r.newError("Error", "", "Cannot find module '"+name+"': jsworker provides the built-in "+
-					"module worker_threads (also as node:worker_threads), and CommonJS files by path; "+
+					"modules worker_threads and url (also as node:worker_threads, node:url), and CommonJS files by path; "+
 					"other Node built-in modules are not available")
 				e.Set("code", "MODULE_NOT_FOUND")
 				panic(e)

@@ -2,6 +2,7 @@ package modules
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,6 +33,9 @@ var fileExtensions = []string{".js", ".mjs", ".ts", ".mts", ".json"}
 // the referrer's is.
 func FileLoader() Loader {
 	return func(specifier, referrer string) (string, string, error) {
+		if u, err := url.Parse(specifier); err == nil && u.Scheme == "file" && u.Path != "" {
+			specifier = u.Path // file:///abs/path, as import.meta.url-based specifiers are
+		}
 		if !strings.HasPrefix(specifier, "./") && !strings.HasPrefix(specifier, "../") && !filepath.IsAbs(specifier) {
 			return "", "", fmt.Errorf("%w: bare specifier %q (FileLoader loads relative and absolute paths only)", ErrNotFound, specifier)
 		}
@@ -58,4 +62,14 @@ func FileLoader() Loader {
 		}
 		return "", "", fmt.Errorf("%w: %s", ErrNotFound, p)
 	}
+}
+
+// FileURL returns the file: URL of an absolute file path ("/a/b c.js" →
+// "file:///a/b%20c.js"), and any other path unchanged: the MetaURL of
+// programs that load files.
+func FileURL(path string) string {
+	if !filepath.IsAbs(path) {
+		return path
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
 }

@@ -26,6 +26,12 @@ type Options struct {
 	// Interrupted, if not nil, is asked before each load; when it reports
 	// true the graph stops loading (the worker is terminating).
 	Interrupted func() bool
+
+	// MetaURL, if not nil, makes a module's import.meta.url from its
+	// resolved path; nil keeps the resolved path itself. Programs that load
+	// files pass FileURL, so that import.meta.url is a file: URL as in Node
+	// and `new URL("./x.js", import.meta.url)` works.
+	MetaURL func(resolved string) string
 }
 
 // A Realm is the module map of one goja runtime: every module it loaded, by
@@ -208,7 +214,11 @@ func (r *Realm) evaluate(rec *record) (goja.Value, error) {
 	_ = rec.module.Set("exports", rt.NewObject())
 	meta := rt.NewObject()
 	_ = meta.SetPrototype(nil)
-	_ = meta.Set("url", rec.path)
+	metaURL := rec.path
+	if r.opts.MetaURL != nil {
+		metaURL = r.opts.MetaURL(rec.path)
+	}
+	_ = meta.Set("url", metaURL)
 	fnv, err := rt.RunProgram(rec.c.prg)
 	if err == nil {
 		fn, ok := goja.AssertFunction(fnv)

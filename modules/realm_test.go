@@ -3,7 +3,9 @@ package modules
 import (
 	"errors"
 	"fmt"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -277,5 +279,29 @@ func TestCache_SharesPrograms(t *testing.T) {
 	}
 	if a != b || a == c {
 		t.Fatalf("cache: same source shared = %v, changed source shared = %v", a == b, a == c)
+	}
+}
+
+// TestRealm_MetaURLAndFileURLs: Options.MetaURL makes import.meta.url (FileURL
+// gives Node's file: URLs), and FileLoader accepts file: URL specifiers.
+func TestRealm_MetaURLAndFileURLs(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "dep b.mjs"), []byte(`export const meta = import.meta.url;`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	entry := filepath.Join(dir, "main.mjs")
+	depURL := FileURL(filepath.Join(dir, "dep b.mjs"))
+	src := `import { meta } from "` + depURL + `"; globalThis.out = [import.meta.url, meta].join(" | ");`
+	rt := goja.New()
+	r := NewRealm(rt, Options{Loader: FileLoader(), MetaURL: FileURL})
+	if err := r.Run(entry, src); err != nil {
+		t.Fatal(err)
+	}
+	want := FileURL(entry) + " | " + depURL
+	if got := global(rt, "out"); got != want || !strings.Contains(depURL, "dep%20b.mjs") {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	if FileURL("relative/x.js") != "relative/x.js" {
+		t.Fatal("FileURL changed a relative path")
 	}
 }

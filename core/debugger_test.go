@@ -449,8 +449,9 @@ function sloppy() { return (function (a, b) { var c = arguments.length; { let d 
 function* gen(n) { for (let i = 0; i < n; i++) { const sq = i * i; yield sq; } }
 function sw(x) { switch (x) { case 1: let y = 10; return y; default: return -1; } }
 function tdz() { try { return later; } catch (e) { return e.name; } let later = 1; }
+function defaults(cb = () => typeof inBody, { d = () => 2 } = {}) { var inBody = 1; return cb() + d(); }
 const arrow = (p, ...rest) => { let q = p; for (const r of rest) { q += r; } return q; };
-var out = [new B(1).w, B.s, sloppy(), [...gen(4)].join(), sw(1), sw(2), tdz(), arrow(1, 2, 3)];
+var out = [new B(1).w, B.s, sloppy(), [...gen(4)].join(), sw(1), sw(2), tdz(), arrow(1, 2, 3), defaults()];
 try { (function thrower(z) { throw new Error("e" + z); })(5); } catch (e) { out.push(e.message); }
 postMessage(out.join("|"));`
 	rt := goja.New()

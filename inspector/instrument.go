@@ -73,12 +73,14 @@ var scopeTypes = [scopeKinds]string{"local", "block", "closure"}
 // names visible so far, innermost last, and those of enclosing functions
 // it can reach (its closure).
 type fnScope struct {
-	names   []local
-	base    int // names[:base] are the parameters and vars: never in a TDZ
-	this    bool
-	async   bool
-	lists   int     // statement lists being walked: 1 in the body, more in nested blocks
-	closure []local // enclosing functions' variables, none of them declared anywhere in this function
+	names    []local
+	base     int // names[:base] are the parameters and vars: never in a TDZ
+	this     bool
+	async    bool
+	lists    int     // statement lists being walked: 1 in the body, more in nested blocks
+	nparams  int     // names[:nparams] are the parameters
+	inParams bool    // the parameter list is being walked (default values, destructuring defaults)
+	closure  []local // enclosing functions' variables, none of them declared anywhere in this function
 }
 
 // A throwInfo is one instrumented `throw` statement.
@@ -261,10 +263,12 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 		fs.this = !in.ctor
 		fs.async = n.Async
 		fs.names = params(fs.names, n.ParameterList)
+		fs.nparams = len(fs.names)
 		decls = n.DeclarationList
 	case *ast.ArrowFunctionLiteral:
 		fs.async = n.Async
 		fs.names = params(fs.names, n.ParameterList)
+		fs.nparams = len(fs.names)
 		decls = n.DeclarationList
 	case *ast.ClassStaticBlock:
 		fs.this = true
@@ -290,7 +294,10 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 		}
 		declaredIn(v, declared, true)
 		outer := parent.names[:parent.base]
-		if !in.hoisted {
+		switch {
+		case parent.inParams: // a default value's function sees the parameters, not the body's vars
+			outer = parent.names[:parent.nparams]
+		case !in.hoisted:
 			outer = in.visibleOwn()
 		}
 		seen := make(map[string]bool)
@@ -505,6 +512,10 @@ func (in *instrumenter) walk(v reflect.Value) {
 				in.try++
 				in.walk(f)
 				in.try--
+			} else if (t == typeFunc || t == typeArrow) && t.Field(i).Name == "ParameterList" && in.fn != nil {
+				in.fn.inParams = true
+				in.walk(f)
+				in.fn.inParams = false
 			} else {
 				in.walk(f)
 			}

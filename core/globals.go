@@ -52,6 +52,9 @@ func installStandardGlobals(rt *goja.Runtime, c globalsConfig) error {
 	if err := installURLGlobals(rt); err != nil { // url.go
 		return err
 	}
+	if err := installTextGlobals(rt); err != nil { // textcodec.go
+		return err
+	}
 	if c.js != nil {
 		if err := installWorkerGlobals(rt, c.js); err != nil { // jsworker_globals.go
 			return err

@@ -1,0 +1,38 @@
+package core_test
+
+import (
+	"testing"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
+)
+
+// TestTextCodec: TextEncoder and TextDecoder per the Encoding standard —
+// UTF-8 both ways, encodeInto whole code points only, one U+FFFD per maximal
+// malformed subpart, the BOM, streaming across calls, fatal mode, UTF-16LE,
+// SharedArrayBuffer input, unknown labels refused.
+func TestTextCodec(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `const e = new TextEncoder(), d = new TextDecoder();
+const out = [];
+const b = e.encode("héllo €𝄞");
+out.push(b.length, d.decode(b), e.encoding, d.encoding, String(e), String(d), e.encode().length);
+const dst = new Uint8Array(5);
+out.push(JSON.stringify(e.encodeInto("a€b!", dst)), Array.from(dst).join(" "));
+out.push(JSON.stringify(d.decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41, 0xE2, 0x82, 0x41, 0xF0, 0x9F, 0x98]))));
+out.push(new TextDecoder("utf-8", { ignoreBOM: true }).decode(new Uint8Array([0xEF, 0xBB, 0xBF, 0x41])).length);
+const s = new TextDecoder();
+out.push(s.decode(new Uint8Array([0xE2, 0x82]), { stream: true }) + s.decode(new Uint8Array([0xAC])));
+try { new TextDecoder("utf-8", { fatal: true }).decode(new Uint8Array([0xFF])); } catch (x) { out.push(x.name); }
+out.push(new TextDecoder("UTF-16").decode(new Uint16Array([0x68, 0xD834, 0xDD1E]).buffer));
+const sab = new SharedArrayBuffer(4);
+new Uint8Array(sab).set([0x61, 0x62, 0x63, 0x64]);
+out.push(d.decode(new Uint8Array(sab, 1, 2)), d.decode(sab), d.decode(new DataView(sab, 3)));
+try { new TextDecoder("shift_jis"); } catch (x) { out.push(x.name); }
+try { d.decode("text"); } catch (x) { out.push(x.name); }
+postMessage(out.join("|"));`, core.Options{})
+	want := `14|héllo €𝄞|utf-8|utf-8|[object TextEncoder]|[object TextDecoder]|0|{"read":3,"written":5}|97 226 130 172 98|` + "\"A\uFFFDA\uFFFD\"" + `|2|€|TypeError|h𝄞|bc|abcd|d|RangeError|TypeError`
+	if v := recv(t, w, rt); v.String() != want {
+		t.Fatalf("got  %s\nwant %s", v, want)
+	}
+}

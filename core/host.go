@@ -43,12 +43,12 @@ type HostRealmOptions struct {
 
 // NewHostRealm returns a goja runtime set up as a host's own realm (a "main
 // context"): the same standard globals a worker realm has — console,
-// performance, queueMicrotask, structuredClone, SharedArrayBuffer and
-// Atomics — but no postMessage, onmessage, close or
-// timers, since a host realm has no thread of its own. It also has the
-// Worker, MessageChannel, MessagePort and BroadcastChannel globals; what
-// they deliver into the realm waits in its HostLoop (HostLoopOf) until the
-// host runs it. Values are cloned out of it by Worker.PostMessage and into
+// performance, queueMicrotask, structuredClone, SharedArrayBuffer, Atomics,
+// URL, TextEncoder/TextDecoder, timers — but no postMessage, onmessage or
+// close. It also has the Worker, MessageChannel, MessagePort and
+// BroadcastChannel globals. A host realm has no thread of its own: its
+// timers and what JS-created workers and ports deliver into it wait in its
+// HostLoop (HostLoopOf) until the host runs them (RunPending). Values are cloned out of it by Worker.PostMessage and into
 // it by Worker.Receive.
 //
 // Like every goja runtime, the result may be used by one goroutine at a
@@ -65,6 +65,7 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 		stderr = os.Stderr
 	}
 	loop := newHostLoop(rt, opts, stderr) // jsworker_hostloop.go: the realm's Worker global and its events
+	loop.installHostTimers()              // jsworker_hosttimers.go: timers that fire in RunPending
 	err := installStandardGlobals(rt, globalsConfig{
 		stdout:     opts.Stdout,
 		stderr:     stderr,

@@ -11,11 +11,11 @@ import (
 	"github.com/dop251/goja"
 )
 
-// A HostLoop is the event loop of a host realm (NewHostRealm): the events
-// the realm's JS-created workers, MessagePorts and BroadcastChannels
-// deliver into it — their messages, errors and exits — wait in it until the
-// host runs them with RunPending on the realm's own goroutine. A host realm
-// has no timers (see NewHostRealm), so a HostLoop holds only these events.
+// A HostLoop is the event loop of a host realm (NewHostRealm): its timers
+// (setTimeout, setInterval, setImmediate), and the events the realm's
+// JS-created workers, MessagePorts and BroadcastChannels deliver into it —
+// their messages, errors and exits — wait in it until the host runs them
+// with RunPending on the realm's own goroutine.
 //
 // RunOnLoop may be called from any goroutine; RunPending and Close only on
 // the goroutine that owns the realm.
@@ -29,7 +29,8 @@ type HostLoop struct {
 	closed bool
 	wake   chan struct{} // capacity 1
 
-	js *jsRealm // owner goroutine only
+	js     *jsRealm   // owner goroutine only
+	timers hostTimers // owner goroutine only (jsworker_hosttimers.go)
 }
 
 // hostLoopKey is the private symbol under which a host realm keeps its loop.
@@ -92,10 +93,10 @@ func (l *HostLoop) reportErr(err error) {
 	fmt.Fprintf(l.stderr, "jsworker: uncaught exception in an event listener: %s\n", msg)
 }
 
-// Alive reports whether the realm still has ref'd handles — JS-created
-// workers that have not exited, started MessagePorts, listening
+// Alive reports whether the realm still has ref'd handles — pending timers,
+// JS-created workers that have not exited, started MessagePorts, listening
 // BroadcastChannels — which may deliver more events.
-func (l *HostLoop) Alive() bool { return l.js != nil && l.js.refs > 0 }
+func (l *HostLoop) Alive() bool { return (l.js != nil && l.js.refs > 0) || l.timers.pending() }
 
 // RunPending runs the realm's pending events on the calling goroutine,
 // which must own the realm, in the order they arrived. With timeout 0 it
@@ -116,7 +117,7 @@ func (l *HostLoop) RunPending(timeout time.Duration) bool {
 		deadline = t.C
 	}
 	for {
-		ran := l.runTasks()
+		ran := l.runTasks() + l.runTimers()
 		if !l.Alive() && !l.hasTasks() {
 			return false
 		}
@@ -134,10 +135,25 @@ func (l *HostLoop) RunPending(timeout time.Duration) bool {
 		if timeout == 0 {
 			return true
 		}
+		var due <-chan time.Time
+		var clock *time.Timer
+		if d, ok := l.timers.next(); ok {
+			clock = time.NewTimer(d)
+			due = clock.C
+		}
+		expired := false
 		select {
 		case <-l.wake:
+		case <-due:
 		case <-deadline:
+			expired = true
+		}
+		if clock != nil {
+			clock.Stop()
+		}
+		if expired {
 			l.runTasks()
+			l.runTimers()
 			return l.Alive() || l.hasTasks()
 		}
 	}
@@ -184,6 +200,7 @@ func (l *HostLoop) Close() {
 	l.closed = true
 	l.tasks = nil
 	l.mu.Unlock()
+	l.timers = hostTimers{byID: map[int64]*timer{}} // none fires afterwards
 	if l.js != nil {
 		l.js.end()
 	}

@@ -91,3 +91,52 @@ func TestHostLoop_PortToACoreWorker(t *testing.T) {
 		t.Fatalf("globals: %v", v)
 	}
 }
+
+// TestHostLoop_Timers: a host realm's timers fire only in RunPending, in
+// deadline order with immediates first; an interval repeats until cleared;
+// a pending timer keeps the loop alive; a throwing callback is reported and
+// the next one runs.
+func TestHostLoop_Timers(t *testing.T) {
+	var errOut syncBuffer
+	rt, err := core.NewHostRealm(core.HostRealmOptions{Stderr: &errOut})
+	if err != nil {
+		t.Fatal(err)
+	}
+	loop := core.HostLoopOf(rt)
+	defer loop.Close()
+	if _, err := rt.RunString(`
+		var log = [];
+		setTimeout(function (a) { log.push("t300:" + a); }, 300, "x");
+		setTimeout(function () { log.push("t0"); }, 0);
+		setImmediate(function () { log.push("imm"); });
+		var gone = setTimeout(function () { log.push("cleared"); }, 1);
+		clearTimeout(gone);
+		setTimeout(function () { throw new Error("timer boom"); }, 5);
+		var n = 0, iv = setInterval(function () { if (++n === 3) { clearInterval(iv); log.push("iv3"); } }, 2);
+	`); err != nil {
+		t.Fatal(err)
+	}
+	if got := rt.Get("log").String(); got != "" {
+		t.Fatalf("a timer fired before the host ran the loop: %s", got)
+	}
+	if !loop.Alive() {
+		t.Fatal("pending timers do not keep the loop alive")
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for loop.RunPending(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the loop never ran dry: %v", rt.Get("log"))
+		}
+	}
+	log := rt.Get("log").String()
+	if !strings.HasPrefix(log, "imm,t0,") || !strings.Contains(log, "iv3") || !strings.HasSuffix(log, "t300:x") ||
+		strings.Contains(log, "cleared") {
+		t.Fatalf("log = %s", log)
+	}
+	if !strings.Contains(errOut.String(), "timer boom") {
+		t.Fatalf("the throwing timer was not reported: %q", errOut.String())
+	}
+	if loop.Alive() || loop.RunPending(0) {
+		t.Fatal("the loop is still alive after every timer ran")
+	}
+}

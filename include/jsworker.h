@@ -230,11 +230,11 @@ JSWORKER_EXPORT const char *ZJSGetVersionString(void);
 @abstract Creates a global JavaScript execution context (a main context).
 @param globalObjectClass Must be NULL: the global object is an ordinary object with the standard globals. This
  library supports no classes.
-@result A JSGlobalContextRef with the standard ECMAScript built-ins plus console, performance and queueMicrotask
- (as in a worker's realm; structuredClone, SharedArrayBuffer and Atomics when the library gains them), but no
- postMessage, onmessage, close or timers: a main context has no event loop of its own. It has the Worker,
- MessageChannel, MessagePort and BroadcastChannel globals, whose events the host runs with
- ZJSContextRunPendingEvents. NULL if globalObjectClass is not NULL or the context could not be made. Ownership
+@result A JSGlobalContextRef with the standard ECMAScript built-ins plus the globals a worker's realm has —
+ console, performance, queueMicrotask, structuredClone, SharedArrayBuffer, Atomics, URL, URLSearchParams,
+ TextEncoder, TextDecoder, setTimeout/setInterval/setImmediate and their clear functions, Worker, MessageChannel,
+ MessagePort, BroadcastChannel — but no postMessage, onmessage or close. The context has no thread of its own:
+ its timers and its workers' events run when the host calls ZJSContextRunPendingEvents. NULL if globalObjectClass is not NULL or the context could not be made. Ownership
  follows the Create Rule.
 @discussion Thread: the calling thread becomes the context's owner; the context, and every value made in it, may be
  used only from that thread. Values of one context may not be used in another context. A queueMicrotask callback
@@ -1345,8 +1345,9 @@ JSWORKER_EXPORT bool ZJSWorkerGetInspectorTargetInfo(JSWorkerRef worker, ZJSInsp
  * process. Those workers are ordinary workers (same limits, structured clone, shared memory, termination and
  * inspector as JSWorkerCreate's), but what they send to the context — messages, errors, their end — cannot run
  * while the host's thread is elsewhere: it waits in the context's event loop until the host runs it with
- * ZJSContextRunPendingEvents, on the context's owner thread, in the order it arrived. A context has no timers
- * (setTimeout and friends stay worker-only), so these events are the whole loop.
+ * ZJSContextRunPendingEvents, on the context's owner thread, in the order it arrived. The context's own timers
+ * (setTimeout, setInterval, setImmediate and their clear functions) fire there too, and only there: a pending timer
+ * keeps the loop alive, like a worker that has not ended.
  *
  * A typical host alternates its own work with
  *

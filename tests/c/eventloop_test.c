@@ -1,7 +1,7 @@
 /*
  * eventloop_test.c - the main context's event loop: a C host context creates a web Worker from JavaScript
  * (`new Worker(file)`), posts to it, and gets its reply, its error event and its end through
- * ZJSContextRunPendingEvents; a MessageChannel inside the context; wrong-thread and stale-handle calls; releasing a
+ * ZJSContextRunPendingEvents; a MessageChannel inside the context; timers; wrong-thread and stale-handle calls; releasing a
  * context with a live worker.
  *
  * Prints one line per check and exits non-zero if any check fails.
@@ -85,6 +85,23 @@ static void test_message_channel_in_the_context(void) {
     JSGlobalContextRelease(ctx);
 }
 
+/* Timers of a main context fire only while the host pumps, in deadline order, and keep the loop alive. */
+static void test_timers(void) {
+    JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
+    check(eval(ctx, "var order = [];\n"
+                    "setTimeout(function () { order.push('late'); }, 30);\n"
+                    "setTimeout(function (x) { order.push(x); }, 1, 'early');\n"
+                    "setImmediate(function () { order.push('now'); });\n"
+                    "clearTimeout(setTimeout(function () { order.push('cleared'); }, 1)); 1") != NULL,
+          "setTimeout, setImmediate and clearTimeout exist in a main context");
+    check(strcmp(value_text(ctx, eval(ctx, "order.length")), "0") == 0, "no timer fires before the host pumps");
+    check(ZJSContextRunPendingEvents(ctx, 0) == 1, "pending timers keep the loop alive");
+    check(run_until_dry(ctx) == 0, "the loop runs dry once the timers fired");
+    check(strcmp(value_text(ctx, eval(ctx, "order.join(',')")), "now,early,late") == 0, "they fired in order: %s",
+          value_text(ctx, eval(ctx, "order.join(',')")));
+    JSGlobalContextRelease(ctx);
+}
+
 static JSContextRef shared_ctx;
 static void *other_thread(void *arg) {
     (void)arg;
@@ -113,6 +130,7 @@ int main(void) {
     write_worker_file();
     test_worker_reply_through_the_pump();
     test_message_channel_in_the_context();
+    test_timers();
     test_misuse();
     unlink(file);
     rmdir(dir);

@@ -20,6 +20,9 @@ const kListeners = Symbol('kListeners');
 const kHandlers = Symbol('kHandlers');
 const kChanged = Symbol('kChanged');
 const kCreate = Symbol('kCreate');
+// kFast holds a target's only 'message' listener when it is a plain one (not
+// once, not an event handler): Go calls it directly (jsRealm.emit).
+const kFast = Symbol('kFast');
 const kThreadId = Symbol('kThreadId');
 const kLimits = Symbol('kLimits');
 const kEvent = Symbol('kEvent');
@@ -43,6 +46,11 @@ function checkListener(fn) {
 }
 
 function changed(t, type) {
+	if (type === 'message') {
+		const list = listenersOf(t).get('message');
+		const l = list !== undefined && list.length === 1 ? list[0] : undefined;
+		defineProperty(t, kFast, { value: l !== undefined && !l.once && !l.event ? l.fn : undefined, writable: true, configurable: true });
+	}
 	const f = t[kChanged];
 	if (typeof f === 'function') f.call(t, type);
 }
@@ -468,6 +476,7 @@ function nodeTimers(g, setRef) {
 }
 
 return {
+	fastKey: kFast,
 	emit: function (t, type, ...args) { return emit(t, type, args); },
 	// emit1 is emit with one argument (every message event): one plain
 	// listener is called without building an argument list.

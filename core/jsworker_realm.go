@@ -34,7 +34,8 @@ type jsRealm struct {
 
 	api                                   *goja.Object // the prelude's result, made on first use
 	emitFn, emit1Fn, newPortFn, errorEvFn goja.Callable
-	messageType                           goja.Value // "message", made once
+	messageType                           goja.Value   // "message", made once
+	fastKey                               *goja.Symbol // where a target keeps its only plain 'message' listener
 
 	ports    map[*goja.Object]portLike     // the realm's MessagePort objects (port.go)
 	children map[*goja.Object]*childWorker // live workers this realm created (nodeworker_parent.go)
@@ -102,6 +103,7 @@ func (r *jsRealm) prelude() *goja.Object {
 		return f
 	}
 	r.emitFn, r.emit1Fn, r.newPortFn, r.errorEvFn = fn("emit"), fn("emit1"), fn("newPort"), fn("errorEvent")
+	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
 	r.api = api
 	return api
 }
@@ -123,6 +125,12 @@ func (r *jsRealm) natives() *goja.Object {
 // listener threw is returned.
 func (r *jsRealm) emit(target *goja.Object, typ string, args ...goja.Value) error {
 	if len(args) == 1 {
+		if typ == evMessage && r.fastKey != nil { // one plain listener: call it, with the target as this
+			if fn, ok := goja.AssertFunction(target.GetSymbol(r.fastKey)); ok {
+				_, err := fn(target, args[0])
+				return err
+			}
+		}
 		_, err := r.emit1Fn(goja.Undefined(), target, r.typeValue(typ), args[0])
 		return err
 	}

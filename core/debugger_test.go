@@ -933,3 +933,45 @@ func TestDebugger_PerSessionExceptionStates(t *testing.T) {
 		t.Fatalf("reply = %v", v)
 	}
 }
+
+// TestDebugger_StepOverAwait: a step over an await whose promise settles in
+// a later macrotask (a timer) pauses at the next statement of the same async
+// function when it resumes; a step off the end of an async function does not
+// pause its next call.
+func TestDebugger_StepOverAwait(t *testing.T) {
+	rt := goja.New()
+	w := spawn(t, `onmessage = async (e) => {
+  let a = e.data;
+  debugger;
+  await new Promise((r) => setTimeout(r, 5));
+  a += 1;
+  postMessage(a);
+};`, core.Options{Filename: "await.js", Inspectable: true})
+	d := attach(t, w)
+	d.ok("Debugger.enable", "")
+	w.PostMessage(rt, rt.ToValue(1))
+	if l := topLine(d.paused()); l != 2 {
+		t.Fatalf("paused at line %v", l)
+	}
+	var lines []float64
+	for range 3 {
+		d.ok("Debugger.stepOver", "")
+		lines = append(lines, topLine(d.paused()))
+	}
+	if fmt.Sprint(lines) != "[3 4 5]" {
+		t.Fatalf("stepOver paused at lines %v, want [3 4 5]", lines)
+	}
+	d.ok("Debugger.stepOver", "") // off the end of the function
+	if v := recv(t, w, rt); v.ToInteger() != 2 {
+		t.Fatalf("reply = %v", v)
+	}
+	d.ok("Debugger.setSkipAllPauses", `{"skip":false}`) // a round trip: the worker is idle, the step is over
+	w.PostMessage(rt, rt.ToValue(10))
+	if l := topLine(d.paused()); l != 2 { // the next call pauses at debugger;, not at its first statement
+		t.Fatalf("the next call paused at line %v", l)
+	}
+	d.ok("Debugger.resume", "")
+	if v := recv(t, w, rt); v.ToInteger() != 11 {
+		t.Fatalf("reply = %v", v)
+	}
+}

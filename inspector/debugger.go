@@ -51,6 +51,9 @@ type Debugger struct {
 	paused   *pauseState            // nil while running
 	pauseSeq int                    // numbers pauses, for callFrameIds
 	stepping stepMode               // armed by a step command
+	stepFrom int                    // the statement the step started at (-1: a throw or other hook)
+	awaitFn  int                    // a step that left an async function at an await: pause when that function runs again
+	fns      int                    // functions numbered so far (stmtInfo.fn)
 	depth    int                    // call depth the step started at
 	next     bool                   // Debugger.pause: pause at the next statement
 	nextWhy  string                 // the reason of that pause: "other", or "Break on start" (runIfWaitingForDebugger)
@@ -125,6 +128,7 @@ type pauseState struct {
 	at      *location  // where frame 0 is, when not where its call stack says (an error raised by a builtin)
 	resumed bool
 	owner   *Session // the session that may resume or step; the others observe
+	stmt    int      // the statement paused at; -1 for a pause at a throw or an exception
 
 	// The paused statement's frame, for a hook that passed its locals.
 	locals   []local                  // the statement's locals, the order of values
@@ -198,6 +202,14 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 // next task (V8 resumes in that case).
 func (d *Debugger) TaskDone() {
 	if d.paused == nil {
+		// A stepOver or stepInto begun at a statement with an await that ran
+		// off its macrotask left the async function suspended there: the
+		// step continues when that function runs again (its continuation, in
+		// a later macrotask), as V8's steps do across await.
+		if (d.stepping == stepOver || d.stepping == stepInto) && d.stepFrom >= 0 && d.stepFrom < len(d.stmts) &&
+			d.stmts[d.stepFrom].await {
+			d.awaitFn = d.stmts[d.stepFrom].fn
+		}
 		d.stepping = stepNone
 		d.seenExc = nil
 	}
@@ -234,7 +246,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 			}
 			if bp.cond != "" {
 				if ps == nil {
-					ps = &pauseState{reason: "other"}
+					ps = &pauseState{reason: "other", stmt: id}
 					d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 				}
 				if !d.condition(ps, bp.cond) {
@@ -244,7 +256,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 			hits = append(hits, bid)
 		}
 	}
-	pause := len(hits) > 0 || d.next || d.stmts[id].debugger
+	pause := len(hits) > 0 || d.next || d.stmts[id].debugger || (d.awaitFn != 0 && d.stmts[id].fn == d.awaitFn)
 	if !pause && d.stepping != stepNone {
 		depth := d.callDepth()
 		switch d.stepping {
@@ -260,7 +272,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 		return goja.Undefined()
 	}
 	if ps == nil {
-		ps = &pauseState{reason: "other"}
+		ps = &pauseState{reason: "other", stmt: id}
 		d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 	}
 	if d.next && len(hits) == 0 && d.nextWhy != "" {
@@ -392,7 +404,7 @@ func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	}
 	caught := d.throws[id].caught
 	if d.onThrow == "all" || (d.onThrow == "caught") == caught {
-		ps := &pauseState{reason: exceptionReason(d.throws[id]), data: v, readOnly: true}
+		ps := &pauseState{reason: exceptionReason(d.throws[id]), data: v, readOnly: true, stmt: -1}
 		d.frameScope(ps, d.throws[id].locals, d.throws[id].this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
 	}
@@ -422,7 +434,7 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	}
 	site := d.raises[id]
 	if d.onThrow == "all" || (d.onThrow == "caught") == site.caught {
-		ps := &pauseState{reason: exceptionReason(site), data: v, readOnly: true, at: d.raisedAt(v)}
+		ps := &pauseState{reason: exceptionReason(site), data: v, readOnly: true, at: d.raisedAt(v), stmt: -1}
 		d.frameScope(ps, site.locals, site.this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
 	}
@@ -487,7 +499,7 @@ func (d *Debugger) pause(ps *pauseState) {
 		ps.hits = []string{}
 	}
 	d.paused = ps
-	d.next, d.nextWhy, d.stepping = false, "", stepNone
+	d.next, d.nextWhy, d.stepping, d.awaitFn = false, "", stepNone, 0
 	ps.owner = d.sessions[0]
 	if d.asker != nil && slices.Contains(d.sessions, d.asker) {
 		ps.owner = d.asker
@@ -524,7 +536,7 @@ func (d *Debugger) resume(step stepMode) {
 		return
 	}
 	d.paused.resumed = true
-	d.stepping, d.depth = step, d.paused.depth
+	d.stepping, d.depth, d.stepFrom = step, d.paused.depth, d.paused.stmt
 }
 
 // combine derives the target's pause-on-exceptions and skip-all states from
@@ -576,7 +588,7 @@ func (d *Debugger) detach(s *Session) {
 	delete(d.skipBy, s)
 	d.combine()
 	if len(d.sessions) == 0 {
-		d.next = false
+		d.next, d.awaitFn = false, 0
 		d.resume(stepNone)
 		d.stepping = stepNone
 	}

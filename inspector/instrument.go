@@ -47,6 +47,9 @@ type stmtInfo struct {
 	debugger  bool
 	locals    []local // the function's locals visible (and initialized) here, the order of the hook's array
 	this      bool    // the hook passes `this`
+	fn        int     // the function the statement is in (numbered per Debugger from 1); 0 at the top level
+	async     bool    // that function is async
+	await     bool    // the statement's own expressions contain an await (not nested statements or functions)
 }
 
 // A local is one variable a hook passes to the debugger.
@@ -81,6 +84,7 @@ type fnScope struct {
 	nparams  int     // names[:nparams] are the parameters
 	inParams bool    // the parameter list is being walked (default values, destructuring defaults)
 	closure  []local // enclosing functions' variables, none of them declared anywhere in this function
+	id       int     // the function's number in its Debugger (stmtInfo.fn)
 }
 
 // A throwInfo is one instrumented `throw` statement.
@@ -279,6 +283,8 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 		fs.names = bindingNames(fs.names, false, d.List)
 	}
 	fs.base = len(fs.names)
+	in.d.fns++
+	fs.id = in.d.fns
 	if parent := in.fn; parent != nil {
 		// What the function can reach of its enclosing functions: their
 		// parameters and vars, and — unless it is a hoisted declaration that
@@ -792,7 +798,8 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	_, isDebugger := st.(*ast.DebuggerStatement)
 	info := stmtInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, debugger: isDebugger, locals: in.visible()}
 	if in.fn != nil {
-		info.this = in.fn.this
+		info.this, info.fn, info.async = in.fn.this, in.fn.id, in.fn.async
+		info.await = info.async && containsAwait(reflect.ValueOf(st), true)
 	}
 	in.d.stmts = append(in.d.stmts, info)
 	in.s.stmts = append(in.s.stmts, id)
@@ -835,4 +842,44 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
 	}
 	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+}
+
+var typeAwait = reflect.TypeFor[ast.AwaitExpression]()
+
+// containsAwait reports whether the statement v has an await in its own
+// expressions: nested statements (they have hooks of their own) and nested
+// functions are not looked into. top is true for the statement itself.
+func containsAwait(v reflect.Value, top bool) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if v.IsNil() || v.Type() == typeFile {
+			return false
+		}
+		if !top && (v.Type() == typeStmt || v.Type() == typeStmtBlock) {
+			return false
+		}
+		return containsAwait(v.Elem(), top)
+	case reflect.Slice:
+		if v.Type() == typeStmtList {
+			return false
+		}
+		for i := range v.Len() {
+			if containsAwait(v.Index(i), false) {
+				return true
+			}
+		}
+	case reflect.Struct:
+		switch v.Type() {
+		case typeAwait:
+			return true
+		case typeFunc, typeArrow, typeClass:
+			return false
+		}
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && containsAwait(v.Field(i), false) {
+				return true
+			}
+		}
+	}
+	return false
 }

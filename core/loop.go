@@ -66,6 +66,9 @@ func (w *Worker) loop() {
 			continue
 		}
 		if w.node != nil && !w.nodeAlive() {
+			if w.node.drained(w) { // 'beforeExit' listeners scheduled more work
+				continue
+			}
 			return // a Node-style loop ends when nothing ref'd is left
 		}
 		w.sleep(closing)

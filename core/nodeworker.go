@@ -42,6 +42,7 @@ type nodeState struct {
 
 	accepting bool // parentPort started: inbox messages are delivered
 	exitSet   bool // process.exit or an uncaught exception fixed exitCode
+	exitSent  bool // process 'exit' was emitted (once, whatever ends the realm)
 	exitCode  int
 	codeProp  goja.Value // process.exitCode
 	code      int        // the final exit code, once the loop ended
@@ -300,6 +301,7 @@ func (n *nodeState) uncaught(w *Worker, rec ErrorRecord) bool {
 		} else {
 			n.printUncaught(w, rec)
 		}
+		n.emitProcess(w.js, "exit", 1) // after the error is printed, as in Node
 	} else if n.link != nil {
 		n.link.errFrame.Store(n.errorFrame(w, rec))
 	}

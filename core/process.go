@@ -109,6 +109,7 @@ func (r *jsRealm) processNatives(def func(string, int, func(goja.FunctionCall) g
 		}
 		if !n.exitSet {
 			n.exitSet, n.exitCode = true, code
+			n.emitProcess(r, "exit", n.exitCode) // its listeners run now, as in Node; a second exit() does not re-emit
 		}
 		r.w.Terminate() // the script stops at its next instruction
 		return goja.Undefined()
@@ -193,4 +194,41 @@ func residentBytes() int64 {
 		return 0
 	}
 	return pages * int64(os.Getpagesize())
+}
+
+// emitProcess emits event on the realm's process object (process.emit(event, code)); an exception a listener
+// throws is reported like any uncaught one.
+func (n *nodeState) emitProcess(r *jsRealm, event string, code int) {
+	if n.process == nil || r == nil || (event == "exit" && n.exitSent) {
+		return
+	}
+	if event == "exit" {
+		n.exitSent = true
+		n.codeProp = r.rt.ToValue(code) // process.exitCode in the listeners, which may change it
+	}
+	emit, ok := goja.AssertFunction(n.process.Get("emit"))
+	if !ok {
+		return
+	}
+	if _, err := emit(n.process, r.rt.ToValue(event), r.rt.ToValue(code)); err != nil {
+		r.report(err)
+	}
+}
+
+// drained runs as a Node-style loop runs dry: process 'beforeExit' (with the exit code so far) — whose listeners
+// may schedule more work, and then the loop goes on (it reports true) — else process 'exit', after which the loop
+// ends whatever the listeners did, as in Node.
+func (n *nodeState) drained(w *Worker) bool {
+	r := w.js
+	if n.process == nil || r == nil || w.isTerminating() {
+		return false
+	}
+	w.macrotask(func() error { n.emitProcess(r, "beforeExit", n.finalCode(w)); return nil })
+	if w.nodeAlive() && !w.isTerminating() {
+		return true
+	}
+	if !w.isTerminating() {
+		w.macrotask(func() error { n.emitProcess(r, "exit", n.finalCode(w)); return nil })
+	}
+	return false
 }

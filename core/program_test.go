@@ -57,6 +57,12 @@ func TestProgram_ExitCodes(t *testing.T) {
 			0, "undefined undefined function object /tmp/jsworker-test/main.js /tmp/jsworker-test object " + core.NodeVersion + "\n", ""},
 		{"require other", `try { require('fs') } catch (e) { console.log(e.code) }`, 0, "MODULE_NOT_FOUND\n", ""},
 		{"isMainThread", `const wt = require('node:worker_threads'); console.log(wt.isMainThread, wt.parentPort, wt.threadId, require('worker_threads') === wt)`, 0, "true null 0 true\n", ""},
+		{"beforeExit and exit", `let more = true;
+process.on('beforeExit', (c) => { console.log('beforeExit', c); if (more) { more = false; setTimeout(() => console.log('more'), 1); } });
+process.on('exit', (c) => { console.log('exit', c); process.exitCode = 5; });
+console.log('main');`, 5, "main\nbeforeExit 0\nmore\nbeforeExit 0\nexit 0\n", ""},
+		{"exit event on process.exit", `process.on('exit', (c) => console.log('exit', c, process.exitCode)); setTimeout(() => { process.exit(4); console.log('never'); }, 1)`, 4, "exit 4 4\n", ""},
+		{"exit event after an uncaught error", `process.on('exit', (c) => console.log('exit', c)); setTimeout(() => { throw new Error('late boom'); }, 1)`, 1, "exit 1\n", "Error: late boom"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

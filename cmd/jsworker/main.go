@@ -15,12 +15,24 @@
 // by itself, 1 after an uncaught error (printed with its stack to standard
 // error) or a syntax error (printed with its location), 9 for a bad
 // command line, 12 when the inspector cannot listen. See docs/cli.md.
+//
+// Unless GOGC is set in the environment, the command lets the Go heap grow
+// to five times its live size between collections (GOGC=400): message-heavy
+// programs spend far less time in the collector, and an idle worker's
+// memory hardly changes (see docs/cli.md).
 package main
 
 import (
 	"os"
+	"runtime/debug"
 )
 
+// gcPercent is the command's garbage-collection target when GOGC is not set.
+const gcPercent = 400
+
 func main() {
+	if _, set := os.LookupEnv("GOGC"); !set {
+		debug.SetGCPercent(gcPercent)
+	}
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }

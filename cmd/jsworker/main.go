@@ -17,7 +17,7 @@
 // command line, 12 when the inspector cannot listen. See docs/cli.md.
 //
 // Unless GOGC is set in the environment, the command lets the Go heap grow
-// to five times its live size between collections (GOGC=400): message-heavy
+// to three times its live size between collections (GOGC=200): message-heavy
 // programs spend far less time in the collector, and an idle worker's
 // memory hardly changes (see docs/cli.md).
 package main
@@ -28,7 +28,7 @@ import (
 )
 
 // gcPercent is the command's garbage-collection target when GOGC is not set.
-const gcPercent = 400
+const gcPercent = 200
 
 func main() {
 	if _, set := os.LookupEnv("GOGC"); !set {

@@ -683,11 +683,8 @@ onmessage = (e) => {
 					t.Fatalf("paused = %v, want %v", p, want)
 				}
 				if want.fn == "deep" { // the function's parameter is in its local scope
-					scope := f["scopeChain"].([]any)[0].(map[string]any)
-					props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`,
-						scope["object"].(map[string]any)["objectId"]))
-					if r := props["result"].([]any); len(r) != 1 || r[0].(map[string]any)["name"] != "o" {
-						t.Fatalf("deep's scope = %v", props)
+					if local := d.scopeValues(p)["local"]; len(local) != 1 || !hasKey(local, "o") {
+						t.Fatalf("deep's scope = %v", local)
 					}
 				}
 				d.ok("Debugger.resume", "")
@@ -697,6 +694,29 @@ onmessage = (e) => {
 			}
 		})
 	}
+}
+
+// scopeValues reads the non-global scopes of a pause's top frame: scope
+// type → variable name → value.
+func (d *dbgSession) scopeValues(p map[string]any) map[string]map[string]any {
+	d.t.Helper()
+	out := map[string]map[string]any{}
+	f := p["callFrames"].([]any)[0].(map[string]any)
+	for _, s := range f["scopeChain"].([]any) {
+		s := s.(map[string]any)
+		if s["type"] == "global" {
+			continue
+		}
+		props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`,
+			s["object"].(map[string]any)["objectId"]))
+		vals := map[string]any{}
+		for _, p := range props["result"].([]any) {
+			p := p.(map[string]any)
+			vals[p["name"].(string)] = p["value"].(map[string]any)["value"]
+		}
+		out[s["type"].(string)] = vals
+	}
+	return out
 }
 
 // TestDebugger_ClosureScope: a pause inside a nested function shows the
@@ -725,25 +745,7 @@ onmessage = (e) => postMessage(outer(e.data).join());`, core.Options{Filename: "
 	if err := w.PostMessage(rt, rt.ToValue(1)); err != nil {
 		t.Fatal(err)
 	}
-	scopes := func(p map[string]any) map[string]map[string]any {
-		out := map[string]map[string]any{}
-		f := p["callFrames"].([]any)[0].(map[string]any)
-		for _, s := range f["scopeChain"].([]any) {
-			s := s.(map[string]any)
-			if s["type"] == "global" {
-				continue
-			}
-			props := d.ok("Runtime.getProperties", fmt.Sprintf(`{"objectId":%q,"ownProperties":true}`,
-				s["object"].(map[string]any)["objectId"]))
-			vals := map[string]any{}
-			for _, p := range props["result"].([]any) {
-				p := p.(map[string]any)
-				vals[p["name"].(string)] = p["value"].(map[string]any)["value"]
-			}
-			out[s["type"].(string)] = vals
-		}
-		return out
-	}
+	scopes := d.scopeValues
 	p := d.paused()
 	got := scopes(p)
 	if fmt.Sprint(got["local"]) != "map[x:1 y:3]" || fmt.Sprint(got["closure"]) != "map[a:1 k:5 l:10 v:2]" || got["block"] != nil {
@@ -975,3 +977,5 @@ func TestDebugger_StepOverAwait(t *testing.T) {
 		t.Fatalf("reply = %v", v)
 	}
 }
+
+func hasKey(m map[string]any, k string) bool { _, ok := m[k]; return ok }

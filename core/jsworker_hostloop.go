@@ -29,8 +29,8 @@ type HostLoop struct {
 	closed bool
 	wake   chan struct{} // capacity 1
 
-	js     *jsRealm   // owner goroutine only
-	timers hostTimers // owner goroutine only (jsworker_hosttimers.go)
+	js     *jsRealm // owner goroutine only
+	timers timerSet // owner goroutine only (timers.go, jsworker_hosttimers.go)
 }
 
 // hostLoopKey is the private symbol under which a host realm keeps its loop.
@@ -96,7 +96,7 @@ func (l *HostLoop) reportErr(err error) {
 // Alive reports whether the realm still has ref'd handles — pending timers,
 // JS-created workers that have not exited, started MessagePorts, listening
 // BroadcastChannels — which may deliver more events.
-func (l *HostLoop) Alive() bool { return (l.js != nil && l.js.refs > 0) || l.timers.pending() }
+func (l *HostLoop) Alive() bool { return (l.js != nil && l.js.refs > 0) || l.timersPending() }
 
 // RunPending runs the realm's pending events on the calling goroutine,
 // which must own the realm, in the order they arrived. With timeout 0 it
@@ -137,7 +137,7 @@ func (l *HostLoop) RunPending(timeout time.Duration) bool {
 		}
 		var due <-chan time.Time
 		var clock *time.Timer
-		if d, ok := l.timers.next(); ok {
+		if d, ok := l.nextTimer(); ok {
 			clock = time.NewTimer(d)
 			due = clock.C
 		}
@@ -200,7 +200,7 @@ func (l *HostLoop) Close() {
 	l.closed = true
 	l.tasks = nil
 	l.mu.Unlock()
-	l.timers = hostTimers{byID: map[int64]*timer{}} // none fires afterwards
+	l.timers.reset() // none fires afterwards
 	if l.js != nil {
 		l.js.end()
 	}

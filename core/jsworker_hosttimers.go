@@ -1,80 +1,18 @@
 package core
 
 import (
-	"container/heap"
-	"math"
 	"time"
 
 	"github.com/dop251/goja"
 )
 
-// Timers of a host realm: setTimeout, setInterval, setImmediate and their clear functions, as in a worker, except
-// that they fire only while the host runs the realm's loop (HostLoop.RunPending, the C ABI's
+// Timers of a host realm: setTimeout, setInterval, setImmediate and their clear functions, as in a worker (the same
+// timerSet), except that they fire only while the host runs the realm's loop (HostLoop.RunPending, the C ABI's
 // ZJSContextRunPendingEvents). A pending timer keeps the loop alive. Owner goroutine only.
-type hostTimers struct {
-	heap       timerHeap
-	byID       map[int64]*timer
-	lastID     int64
-	seq        uint64
-	immediates []*timer
-}
 
 // installHostTimers defines the timer globals of l's realm.
 func (l *HostLoop) installHostTimers() {
-	rt, g, ts := l.rt, l.rt.GlobalObject(), &l.timers
-	ts.byID = make(map[int64]*timer)
-	callback := func(name string, v goja.Value) goja.Callable {
-		fn, ok := goja.AssertFunction(v)
-		if !ok {
-			panic(rt.NewTypeError("%s: the callback must be a function", name))
-		}
-		return fn
-	}
-	newTimer := func(fn goja.Callable, args []goja.Value) *timer {
-		ts.lastID++
-		ts.seq++
-		t := &timer{id: ts.lastID, seq: ts.seq, fn: fn, args: args, index: -1}
-		ts.byID[t.id] = t
-		return t
-	}
-	add := func(name string, repeat bool) {
-		defineFunc(rt, g, name, 1, func(call goja.FunctionCall) goja.Value {
-			t := newTimer(callback(name, call.Argument(0)), extraArgs(call.Arguments, 2))
-			delay := timerDelay(call.Argument(1))
-			if repeat {
-				t.every = max(delay, time.Millisecond)
-			}
-			t.when = time.Now().Add(delay)
-			heap.Push(&ts.heap, t)
-			l.poke()
-			return rt.ToValue(t.id)
-		})
-	}
-	add("setTimeout", false)
-	add("setInterval", true)
-	defineFunc(rt, g, "setImmediate", 1, func(call goja.FunctionCall) goja.Value {
-		t := newTimer(callback("setImmediate", call.Argument(0)), extraArgs(call.Arguments, 1))
-		ts.immediates = append(ts.immediates, t)
-		l.poke()
-		return rt.ToValue(t.id)
-	})
-	clear := func(call goja.FunctionCall) goja.Value {
-		id := call.Argument(0).ToFloat()
-		if id <= 0 || id != math.Trunc(id) {
-			return goja.Undefined()
-		}
-		if t := ts.byID[int64(id)]; t != nil {
-			delete(ts.byID, t.id)
-			t.gone = true
-			if t.index >= 0 {
-				heap.Remove(&ts.heap, t.index)
-			}
-		}
-		return goja.Undefined()
-	}
-	for _, name := range []string{"clearTimeout", "clearInterval", "clearImmediate"} {
-		defineFunc(rt, g, name, 1, clear)
-	}
+	installTimerGlobals(l.rt, l.rt.GlobalObject(), &l.timers, l.poke)
 }
 
 // poke wakes a RunPending waiting for events, so that it looks at a timer created meanwhile.
@@ -85,55 +23,39 @@ func (l *HostLoop) poke() {
 	}
 }
 
-// pendingTimers reports whether a timer or an immediate is waiting.
-func (ts *hostTimers) pending() bool { return len(ts.heap) > 0 || len(ts.immediates) > 0 }
+// timersPending reports whether a timer or an immediate is waiting.
+func (l *HostLoop) timersPending() bool {
+	return len(l.timers.timers) > 0 || len(l.timers.immediates) > 0
+}
 
-// next returns how long until the earliest timer is due, and false when there is none.
-func (ts *hostTimers) next() (time.Duration, bool) {
+// nextTimer returns how long until the earliest timer is due, and false when there is none.
+func (l *HostLoop) nextTimer() (time.Duration, bool) {
+	ts := &l.timers
 	if len(ts.immediates) > 0 {
 		return 0, true
 	}
-	if len(ts.heap) == 0 {
+	if len(ts.timers) == 0 {
 		return 0, false
 	}
-	return max(time.Until(ts.heap[0].when), 0), true
+	return max(time.Until(ts.timers[0].when), 0), true
 }
 
 // runTimers runs the immediates queued before it began, then the timers due now that existed when it began, in
-// deadline order (an interval is rescheduled after it ran); it returns how many callbacks ran.
+// deadline order; it returns how many callbacks ran.
 func (l *HostLoop) runTimers() int {
 	ts := &l.timers
 	ran := 0
-	batch := ts.immediates
-	ts.immediates = nil
-	for _, t := range batch {
-		if t.gone {
-			continue
+	for _, t := range ts.takeImmediates() {
+		if ts.claim(t) {
+			l.runCallback(t)
+			ran++
 		}
-		delete(ts.byID, t.id)
-		t.gone = true
-		l.runCallback(t)
-		ran++
 	}
-	now, lastSeq := time.Now(), ts.seq
-	for len(ts.heap) > 0 {
-		t := ts.heap[0]
-		if t.when.After(now) || t.seq > lastSeq {
-			break
-		}
-		heap.Pop(&ts.heap)
-		if t.every == 0 {
-			delete(ts.byID, t.id)
-			t.gone = true
-		}
+	now, lastSeq := time.Now(), ts.timerSeq
+	for t := ts.popDue(now, lastSeq); t != nil; t = ts.popDue(now, lastSeq) {
 		l.runCallback(t)
 		ran++
-		if t.every > 0 && !t.gone {
-			ts.seq++
-			t.seq = ts.seq
-			t.when = time.Now().Add(t.every)
-			heap.Push(&ts.heap, t)
-		}
+		ts.rearm(t)
 	}
 	return ran
 }

@@ -1,7 +1,6 @@
 package core
 
 import (
-	"container/heap"
 	"time"
 
 	"github.com/dop251/goja"
@@ -17,11 +16,7 @@ type loopState struct {
 	timeOrigin time.Time
 	clock      *time.Timer // fires at the earliest timer deadline
 
-	timers      timerHeap
-	timerByID   map[int64]*timer
-	lastTimerID int64
-	timerSeq    uint64
-	immediates  []*timer
+	timerSet // timers.go
 
 	rejections []*goja.Promise // rejected with no handler yet, in order
 
@@ -211,113 +206,31 @@ func (w *Worker) reportRejections() {
 	w.rejections = nil
 }
 
-// A timer is a setTimeout, setInterval or setImmediate entry.
-type timer struct {
-	id    int64
-	when  time.Time
-	seq   uint64        // creation order: equal deadlines fire in this order
-	every time.Duration // > 0 for setInterval
-	fn    goja.Callable
-	args  []goja.Value
-	index int // position in the heap, -1 when not in it
-	gone  bool
-	unref bool // Timeout.unref(): does not keep a Node-style loop alive
-}
-
-type timerHeap []*timer
-
-func (h timerHeap) Len() int { return len(h) }
-func (h timerHeap) Less(i, j int) bool {
-	if !h[i].when.Equal(h[j].when) {
-		return h[i].when.Before(h[j].when)
-	}
-	return h[i].seq < h[j].seq
-}
-func (h timerHeap) Swap(i, j int) {
-	h[i], h[j] = h[j], h[i]
-	h[i].index, h[j].index = i, j
-}
-func (h *timerHeap) Push(x any) {
-	t := x.(*timer)
-	t.index = len(*h)
-	*h = append(*h, t)
-}
-func (h *timerHeap) Pop() any {
-	old := *h
-	t := old[len(old)-1]
-	old[len(old)-1] = nil
-	*h = old[:len(old)-1]
-	t.index = -1
-	return t
-}
-
-func (w *Worker) newTimer(fn goja.Callable, args []goja.Value) *timer {
-	w.lastTimerID++
-	w.timerSeq++
-	t := &timer{id: w.lastTimerID, seq: w.timerSeq, fn: fn, args: args, index: -1}
-	w.timerByID[t.id] = t
-	return t
-}
-
-func (w *Worker) schedule(t *timer, delay time.Duration) {
-	t.when = time.Now().Add(delay)
-	heap.Push(&w.timers, t)
-}
-
-func (w *Worker) clearTimer(id int64) {
-	t := w.timerByID[id]
-	if t == nil {
-		return
-	}
-	delete(w.timerByID, id)
-	t.gone = true
-	if t.index >= 0 {
-		heap.Remove(&w.timers, t.index)
-	}
-}
-
 // runDueTimers fires, in deadline order, the timers due now that existed
 // when the phase began; timers they create wait for the next turn.
 func (w *Worker) runDueTimers() {
-	if len(w.timers) == 0 {
-		return
-	}
-	now := time.Now()
-	lastSeq := w.timerSeq
-	for len(w.timers) > 0 && !w.isTerminating() {
-		t := w.timers[0]
-		if t.when.After(now) || t.seq > lastSeq {
+	now, lastSeq := time.Now(), w.timerSeq
+	for !w.isTerminating() {
+		t := w.popDue(now, lastSeq)
+		if t == nil {
 			return
-		}
-		heap.Pop(&w.timers)
-		if t.every == 0 {
-			delete(w.timerByID, t.id)
-			t.gone = true
 		}
 		w.macrotask(func() error {
 			_, err := t.fn(goja.Undefined(), t.args...)
 			return err
 		})
-		if t.every > 0 && !t.gone {
-			w.timerSeq++
-			t.seq = w.timerSeq
-			w.schedule(t, t.every)
-		}
+		w.rearm(t)
 	}
 }
 
 func (w *Worker) runImmediates() {
-	batch := w.immediates
-	w.immediates = nil
-	for _, t := range batch {
+	for _, t := range w.takeImmediates() {
 		if w.isTerminating() {
 			return
 		}
-		if t.gone {
+		if !w.claim(t) {
 			continue
 		}
-		delete(w.timerByID, t.id)
-		t.gone = true
 		w.macrotask(func() error {
 			_, err := t.fn(goja.Undefined(), t.args...)
 			return err
@@ -330,5 +243,5 @@ func (w *Worker) stopTimers() {
 	if w.clock != nil {
 		w.clock.Stop()
 	}
-	w.timers, w.immediates, w.timerByID = nil, nil, nil
+	w.reset()
 }

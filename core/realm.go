@@ -3,7 +3,6 @@ package core
 import (
 	"errors"
 	"fmt"
-	"math"
 	"time"
 
 	"github.com/dop251/goja"
@@ -24,7 +23,6 @@ func (w *Worker) setupRealm() error {
 	w.timeOrigin = time.Now()
 	w.clock = time.NewTimer(time.Hour)
 	w.clock.Stop()
-	w.timerByID = make(map[int64]*timer)
 
 	g := rt.GlobalObject()
 	w.global = g
@@ -40,7 +38,7 @@ func (w *Worker) setupRealm() error {
 	if err := w.installEvents(g); err != nil {
 		return err
 	}
-	w.installTimers(g)
+	installTimerGlobals(rt, g, &w.timerSet, nil)
 	err := installStandardGlobals(rt, globalsConfig{
 		stdout:     w.opts.Stdout,
 		stderr:     w.opts.Stderr,
@@ -142,62 +140,4 @@ func (w *Worker) newError(ctor *goja.Object, name, msg string) *goja.Object {
 		o.Set("name", name)
 	}
 	return o
-}
-
-// installTimers defines setTimeout, setInterval, setImmediate and their
-// clear functions. IDs are positive integers shared by all three kinds.
-func (w *Worker) installTimers(g *goja.Object) {
-	add := func(name string, repeat bool) {
-		w.defineFunc(g, name, 1, func(call goja.FunctionCall) goja.Value {
-			fn := w.callback(name, call.Argument(0))
-			t := w.newTimer(fn, extraArgs(call.Arguments, 2))
-			delay := timerDelay(call.Argument(1))
-			if repeat {
-				t.every = max(delay, time.Millisecond)
-			}
-			w.schedule(t, delay)
-			return w.rt.ToValue(t.id)
-		})
-	}
-	add("setTimeout", false)
-	add("setInterval", true)
-	w.defineFunc(g, "setImmediate", 1, func(call goja.FunctionCall) goja.Value {
-		t := w.newTimer(w.callback("setImmediate", call.Argument(0)), extraArgs(call.Arguments, 1))
-		w.immediates = append(w.immediates, t)
-		return w.rt.ToValue(t.id)
-	})
-	clear := func(call goja.FunctionCall) goja.Value {
-		if id := call.Argument(0).ToFloat(); id > 0 && id == math.Trunc(id) {
-			w.clearTimer(int64(id))
-		}
-		return goja.Undefined()
-	}
-	for _, name := range []string{"clearTimeout", "clearInterval", "clearImmediate"} {
-		w.defineFunc(g, name, 1, clear)
-	}
-}
-
-func (w *Worker) callback(fname string, v goja.Value) goja.Callable {
-	fn, ok := goja.AssertFunction(v)
-	if !ok {
-		panic(w.rt.NewTypeError("%s: the callback must be a function", fname))
-	}
-	return fn
-}
-
-func extraArgs(args []goja.Value, from int) []goja.Value {
-	if len(args) <= from {
-		return nil
-	}
-	return append([]goja.Value(nil), args[from:]...)
-}
-
-// timerDelay converts a JavaScript delay in milliseconds the way browsers
-// do: NaN, negative and out-of-range (over 2^31-1 ms) delays become 0.
-func timerDelay(v goja.Value) time.Duration {
-	ms := v.ToFloat()
-	if math.IsNaN(ms) || ms < 0 || ms > math.MaxInt32 {
-		return 0
-	}
-	return time.Duration(ms * float64(time.Millisecond))
 }

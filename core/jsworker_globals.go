@@ -33,22 +33,32 @@ func installWorkerGlobals(rt *goja.Runtime, js func() *jsRealm) error {
 		return err
 	}
 	for _, wg := range workerGlobals {
-		name, export := wg.global, wg.export
-		settle := func(v goja.Value) {
-			_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-		}
-		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-			v := js().prelude().Get(export)
-			settle(v)
-			return v
-		})
-		set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-			settle(c.Argument(0))
-			return goja.Undefined()
-		})
-		if err := g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		export := wg.export
+		if err := defineLazyGlobal(rt, wg.global, func() goja.Value { return js().prelude().Get(export) }); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// defineLazyGlobal defines globalThis[name] as an accessor that makes the
+// value on first access and then replaces itself with an ordinary data
+// property (writable, configurable, not enumerable, like the standard
+// constructors); assigning to it first also settles it. A realm that never
+// touches the global pays two native functions, not the value.
+func defineLazyGlobal(rt *goja.Runtime, name string, value func() goja.Value) error {
+	g := rt.GlobalObject()
+	settle := func(v goja.Value) {
+		_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+		v := value()
+		settle(v)
+		return v
+	})
+	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		settle(c.Argument(0))
+		return goja.Undefined()
+	})
+	return g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }

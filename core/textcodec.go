@@ -14,10 +14,9 @@ import (
 
 // installTextGlobals defines the lazy TextEncoder and TextDecoder globals of rt.
 func installTextGlobals(rt *goja.Runtime) error {
-	var once sync.Once
-	var classes *goja.Object
+	var classes *goja.Object // made on first use, on the realm's goroutine
 	build := func() *goja.Object {
-		once.Do(func() {
+		if classes == nil {
 			f, err := rt.RunProgram(textCodecProgram())
 			if err != nil {
 				panic(err)
@@ -31,24 +30,11 @@ func installTextGlobals(rt *goja.Runtime) error {
 				panic(err)
 			}
 			classes = v.(*goja.Object)
-		})
+		}
 		return classes
 	}
-	g := rt.GlobalObject()
 	for _, name := range []string{"TextEncoder", "TextDecoder"} {
-		settle := func(v goja.Value) {
-			_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		}
-		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-			v := build().Get(name)
-			settle(v)
-			return v
-		})
-		set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-			settle(c.Argument(0))
-			return goja.Undefined()
-		})
-		if err := g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		if err := defineLazyGlobal(rt, name, func() goja.Value { return build().Get(name) }); err != nil {
 			return err
 		}
 	}

@@ -72,21 +72,8 @@ func resolveURL(ref, base string) any {
 
 // installURLGlobals defines the lazy URL and URLSearchParams globals of rt.
 func installURLGlobals(rt *goja.Runtime) error {
-	g := rt.GlobalObject()
 	for _, name := range []string{"URL", "URLSearchParams"} {
-		settle := func(v goja.Value) {
-			_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_TRUE)
-		}
-		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-			v := urlExports(rt).Get(name)
-			settle(v)
-			return v
-		})
-		set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-			settle(c.Argument(0))
-			return goja.Undefined()
-		})
-		if err := g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		if err := defineLazyGlobal(rt, name, func() goja.Value { return urlExports(rt).Get(name) }); err != nil {
 			return err
 		}
 	}

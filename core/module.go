@@ -112,3 +112,13 @@ func (w *Worker) moduleFailure(err error) error {
 	w.report(rec)
 	return rec
 }
+
+// spawnFileModule starts a module worker whose imports are files
+// (modules.FileLoader) and whose import.meta.url is a file: URL unless opts
+// says otherwise: what `jsworker run` and worker_threads start.
+func spawnFileModule(path, source string, opts Options) (*Worker, error) {
+	if opts.ImportMetaURL == nil {
+		opts.ImportMetaURL = modules.FileURL
+	}
+	return SpawnModule(path, source, modules.FileLoader(), opts)
+}

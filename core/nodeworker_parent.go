@@ -13,7 +13,6 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
-	"github.com/jsworker/jsworker/modules"
 )
 
 // The parent side of workers created from JavaScript: worker_threads'
@@ -449,10 +448,7 @@ func isModulePath(p string) bool {
 func spawnJS(source, path string, module bool, opts Options) (*Worker, error) {
 	if module {
 		opts.Inbox, opts.Outbox = jsLimits, jsLimits
-		if opts.ImportMetaURL == nil {
-			opts.ImportMetaURL = modules.FileURL
-		}
-		return SpawnModule(path, source, modules.FileLoader(), opts)
+		return spawnFileModule(path, source, opts)
 	}
 	return spawn(source, opts, jsLimits, jsLimits)
 }

@@ -4,7 +4,6 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
-	"github.com/jsworker/jsworker/modules"
 )
 
 // ProgramOptions configure the main program of a process (what `jsworker
@@ -73,10 +72,7 @@ func StartProgram(opts ProgramOptions) (*Program, error) {
 	var w *Worker
 	var err error
 	if opts.Module {
-		if o.ImportMetaURL == nil {
-			o.ImportMetaURL = modules.FileURL
-		}
-		w, err = SpawnModule(o.Filename, opts.Source, modules.FileLoader(), o)
+		w, err = spawnFileModule(o.Filename, opts.Source, o)
 	} else {
 		w, err = Spawn(opts.Source, o)
 	}

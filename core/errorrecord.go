@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/stackpos"
 )
 
 // ErrorKind tells what produced an error record.
@@ -191,19 +190,9 @@ func valueString(v goja.Value) string {
 	return v.String()
 }
 
-// stackLine matches the position in a goja stack line: "at f (file:3:9(12))"
-// or "at file:3:9(12)".
-var stackLine = regexp.MustCompile(`\tat (?:.*? \()?(.+?):(\d+):(\d+)(?:\(\d+\))?\)?$`)
-
 func firstStackPosition(stack string) (file string, line, col int) {
-	for _, l := range strings.Split(stack, "\n") {
-		if m := stackLine.FindStringSubmatch(l); m != nil {
-			line, _ = strconv.Atoi(m[2])
-			col, _ = strconv.Atoi(m[3])
-			return m[1], line, col
-		}
-	}
-	return "", 0, 0
+	file, line, col, _ = stackpos.First(stack, nil)
+	return file, line, col
 }
 
 // internalError records a Go panic that escaped the engine and terminates

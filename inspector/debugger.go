@@ -5,9 +5,9 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/stackpos"
 )
 
 // A PauseHost runs the target's queued work while its JavaScript is paused.
@@ -441,10 +441,6 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
-// stackPosition matches the position in a goja stack line:
-// "at f (file:3:9(12))" or "at file:3:9(12)".
-var stackPosition = regexp.MustCompile(`^\s*at (?:.*? \()?(.+?):(\d+):(\d+)(?:\(\d+\))?\)?$`)
-
 // raisedAt returns where error v was raised, from its stack: the first
 // position in one of the target's scripts, or nil when v is no Error or its
 // stack names none.
@@ -462,20 +458,11 @@ func (d *Debugger) raisedAt(v goja.Value) *location {
 		}
 	}()
 	d.quiet = false
-	for _, line := range strings.Split(stack, "\n") {
-		m := stackPosition.FindStringSubmatch(line)
-		if m == nil {
-			continue
-		}
-		sc := d.scriptByFile(m[1])
-		if sc == nil {
-			continue
-		}
-		l, _ := strconv.Atoi(m[2])
-		c, _ := strconv.Atoi(m[3])
-		return &location{ScriptID: sc.id, LineNumber: max(l-1, 0), ColumnNumber: max(c-1, 0)}
+	file, l, c, ok := stackpos.First(stack, func(f string) bool { return d.scriptByFile(f) != nil })
+	if !ok {
+		return nil
 	}
-	return nil
+	return &location{ScriptID: d.scriptByFile(file).id, LineNumber: max(l-1, 0), ColumnNumber: max(c-1, 0)}
 }
 
 // exceptionReason is the reason of a pause on an exception thrown at t: as

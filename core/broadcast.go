@@ -22,7 +22,7 @@ var broadcasts struct {
 // A bcMember is one open BroadcastChannel object.
 type bcMember struct {
 	name  string
-	realm *jsRealm
+	realm *Realm
 	obj   *goja.Object
 
 	mu     sync.Mutex
@@ -51,9 +51,9 @@ func (m *bcMember) updateRef() {
 	if want != m.counted {
 		m.counted = want
 		if want {
-			m.realm.addRef(1)
+			m.realm.AddRef(1)
 		} else {
-			m.realm.addRef(-1)
+			m.realm.AddRef(-1)
 		}
 	}
 }
@@ -74,11 +74,11 @@ func (m *bcMember) drain() {
 		v, err := clone.Deserialize(r.rt, f)
 		var lerr error
 		if err != nil {
-			lerr = r.emit(m.obj, evMessageError, r.cloneErrorValue(err))
+			lerr = r.Emit(m.obj, evMessageError, r.CloneErrorValue(err))
 		} else {
-			lerr = r.emit(m.obj, evMessage, v)
+			lerr = r.Emit(m.obj, evMessage, v)
 		}
-		if r.report(lerr) {
+		if r.Report(lerr) {
 			return
 		}
 	}
@@ -117,7 +117,7 @@ func (m *bcMember) leave() {
 }
 
 // broadcastNatives are the prelude's BroadcastChannel natives.
-func (r *jsRealm) broadcastNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
+func (r *Realm) broadcastNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
 	member := func(v goja.Value) *bcMember {
 		o, _ := v.(*goja.Object)
 		return r.bcs[o]
@@ -137,7 +137,7 @@ func (r *jsRealm) broadcastNatives(def func(string, int, func(goja.FunctionCall)
 	def("bcPost", 2, func(c goja.FunctionCall) goja.Value {
 		m := member(c.Argument(0))
 		if m == nil {
-			panic(r.newError("Error", "InvalidStateError", "BroadcastChannel is closed."))
+			panic(r.NewError("Error", "InvalidStateError", "BroadcastChannel is closed."))
 		}
 		broadcasts.Lock()
 		peers := append([]*bcMember(nil), broadcasts.m[m.name]...)
@@ -148,7 +148,7 @@ func (r *jsRealm) broadcastNatives(def func(string, int, func(goja.FunctionCall)
 			}
 			f, err := clone.Serialize(r.rt, c.Argument(1), clone.Options{MaxBytes: jsMaxFrameBytes})
 			if err != nil {
-				r.throw("BroadcastChannel.postMessage", err)
+				r.Throw("BroadcastChannel.postMessage", err)
 			}
 			p.mu.Lock()
 			if p.closed {

@@ -57,6 +57,10 @@ type ErrorRecord struct {
 	thrown goja.Value // the thrown value or rejection reason, for observers; nil if none
 }
 
+// Value returns the thrown value or rejection reason, nil if there is none. It belongs to the worker's realm: use
+// it only on the worker's thread, while the record is being reported.
+func (r ErrorRecord) Value() goja.Value { return r.thrown }
+
 // Error formats the record like Node's report of an uncaught error.
 func (r ErrorRecord) Error() string {
 	var b strings.Builder
@@ -80,8 +84,8 @@ func (r ErrorRecord) Error() string {
 func (w *Worker) report(rec ErrorRecord) {
 	rec.WorkerID = w.id
 	w.observeError(rec)
-	if w.node != nil && w.node.uncaught(w, rec) {
-		return // a Node-style worker ends with exit code 1 (nodeworker.go)
+	if w.ext != nil && (rec.Kind == ErrorUncaught || rec.Kind == ErrorUnhandledRejection) && w.ext.Uncaught(rec) {
+		return // e.g. a Node-style worker ends with exit code 1
 	}
 	if h := w.errorHook.Load(); h != nil {
 		p := callErrorHook(*h, rec)

@@ -1,9 +1,11 @@
 package core
 
 import (
+	_ "embed"
 	"errors"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
 // The event types a worker dispatches.
@@ -24,24 +26,17 @@ type listener struct {
 	removed bool
 }
 
-// eventProtoSrc is the prototype of every MessageEvent the worker dispatches:
-// the constant fields live here, each event only owns type and data.
-var eventProtoSrc = goja.MustCompile("MessageEvent.js", `(function (target) {
-	return {
-		origin: "", lastEventId: "", source: null, ports: Object.freeze([]),
-		target: target, currentTarget: target, srcElement: target,
-		bubbles: false, cancelable: false, composed: false,
-		defaultPrevented: false, eventPhase: 2, isTrusted: true,
-		preventDefault: function () {}, stopPropagation: function () {},
-		stopImmediatePropagation: function () {},
-	};
-})`, true)
+//go:embed js/messageevent.js
+var messageEventJS string
+
+// eventProtoSource makes the prototype of every MessageEvent the worker global dispatches.
+var eventProtoSource = jsutil.NewSource("jsworker:MessageEvent", messageEventJS)
 
 // installEvents defines addEventListener, removeEventListener, onmessage and
 // onmessageerror on the worker global.
 func (w *Worker) installEvents(g *goja.Object) error {
 	rt := w.rt
-	proto, err := runFactory(rt, eventProtoSrc, g)
+	proto, err := eventProtoSource.Call(rt, g)
 	if err != nil {
 		return err
 	}

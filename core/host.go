@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/sharedmem"
+	"github.com/jsworker/jsworker/web"
 )
 
 // HostRealmOptions configure NewHostRealm. The zero value is ready to use.
@@ -66,18 +67,17 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 	}
 	loop := newHostLoop(rt, opts, stderr) // jsworker_hostloop.go: the realm's Worker global and its events
 	loop.installHostTimers()              // jsworker_hosttimers.go: timers that fire in RunPending
-	err := installStandardGlobals(rt, globalsConfig{
-		stdout:     opts.Stdout,
-		stderr:     stderr,
-		timeOrigin: time.Now(),
-		console:    opts.OnConsole,
-		js:         loop.jsRealm,
-		shared: sharedmem.RealmOptions{
+	err := web.Install(rt, web.Config{
+		Stdout:     opts.Stdout,
+		Stderr:     stderr,
+		TimeOrigin: time.Now(),
+		Console:    opts.OnConsole,
+		Shared: sharedmem.RealmOptions{
 			CanBlock:  opts.AllowAtomicsWait,
 			Interrupt: opts.Interrupt,
 			Schedule:  opts.Schedule,
 		},
-		report: func(v goja.Value) {
+		Report: func(v goja.Value) {
 			msg := "undefined"
 			if v != nil {
 				rt.Try(func() {
@@ -94,6 +94,9 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 		},
 	})
 	if err != nil {
+		return nil, err
+	}
+	if err := installAPIGlobals(rt, loop.realm); err != nil {
 		return nil, err
 	}
 	return rt, nil

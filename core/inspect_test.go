@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector"
+	"github.com/jsworker/jsworker/internal/testsupport"
 )
 
 // cdp reads a session's messages until one satisfies match, failing after
@@ -50,7 +51,7 @@ func TestWorker_InspectorSession(t *testing.T) {
 			console.log("got", e.data);
 			if (e.data === "throw") throw new TypeError("inspected");
 			postMessage(e.data);
-		};`, core.Options{Name: "inspected", OnError: func(core.ErrorRecord) {}, Stdout: &syncBuffer{}})
+		};`, core.Options{Name: "inspected", OnError: func(core.ErrorRecord) {}, Stdout: &testsupport.SyncBuffer{}})
 	s, err := w.InspectorSession()
 	if err != nil {
 		t.Fatal(err)

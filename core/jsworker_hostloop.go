@@ -29,7 +29,7 @@ type HostLoop struct {
 	closed bool
 	wake   chan struct{} // capacity 1
 
-	js     *jsRealm // owner goroutine only
+	js     *Realm   // owner goroutine only
 	timers timerSet // owner goroutine only (timers.go, jsworker_hosttimers.go)
 }
 
@@ -58,9 +58,9 @@ func hostLoopOf(rt *goja.Runtime) *HostLoop {
 	return l
 }
 
-func (l *HostLoop) jsRealm() *jsRealm {
+func (l *HostLoop) realm() *Realm {
 	if l.js == nil {
-		l.js = newJSRealm(l.rt, l, nil)
+		l.js = newRealm(l.rt, l, nil)
 	}
 	return l.js
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/testsupport"
 )
 
 // A host realm creates a web Worker and gets its reply by running its
@@ -24,7 +25,7 @@ onmessage = function (e) { if (e.data === 'throw') throw new RangeError('bad inp
 	if err := os.WriteFile(filepath.Join(dir, "helper.js"), []byte(`function double(x) { return 2 * x; }`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	var errOut syncBuffer
+	var errOut testsupport.SyncBuffer
 	rt, err := core.NewHostRealm(core.HostRealmOptions{Stderr: &errOut})
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +98,7 @@ func TestHostLoop_PortToACoreWorker(t *testing.T) {
 // a pending timer keeps the loop alive; a throwing callback is reported and
 // the next one runs.
 func TestHostLoop_Timers(t *testing.T) {
-	var errOut syncBuffer
+	var errOut testsupport.SyncBuffer
 	rt, err := core.NewHostRealm(core.HostRealmOptions{Stderr: &errOut})
 	if err != nil {
 		t.Fatal(err)

@@ -51,8 +51,8 @@ func (w *Worker) loop() {
 			return
 		}
 		queued, _ := w.inbox.Len()
-		if w.node != nil && !w.node.accepting {
-			queued = 0 // a Node-style worker's parentPort is not started: messages wait
+		if w.ext != nil && !w.ext.Accepting() {
+			queued = 0 // e.g. a Node-style worker's parentPort is not started: messages wait
 		}
 		if closing && queued == 0 && !w.hasTasks() {
 			return
@@ -60,11 +60,11 @@ func (w *Worker) loop() {
 		if queued > 0 || w.hasTasks() || (!closing && len(w.immediates) > 0) {
 			continue
 		}
-		if w.node != nil && !w.nodeAlive() {
-			if w.node.drained(w) { // 'beforeExit' listeners scheduled more work
+		if w.ext != nil && !w.HasRefs() {
+			if w.ext.Idle() { // e.g. Node's 'beforeExit' listeners scheduled more work
 				continue
 			}
-			return // a Node-style loop ends when nothing ref'd is left
+			return // an extension's loop ends when nothing ref'd is left
 		}
 		w.sleep(closing)
 	}
@@ -127,7 +127,7 @@ func (w *Worker) popTask() func(*goja.Runtime) {
 }
 
 func (w *Worker) deliverMessages() {
-	if w.node != nil && !w.node.accepting {
+	if w.ext != nil && !w.ext.Accepting() {
 		return
 	}
 	for range deliveryBatch {
@@ -145,8 +145,8 @@ func (w *Worker) deliverMessages() {
 // deliver deserializes one frame into the worker realm and dispatches it as
 // a message event, or as a messageerror event when it cannot be read.
 func (w *Worker) deliver(f *clone.Frame) error {
-	if w.node != nil {
-		return w.node.deliver(w, f) // to parentPort
+	if w.ext != nil {
+		return w.ext.Deliver(f) // e.g. to a Node-style worker's parentPort
 	}
 	v, err := clone.Deserialize(w.rt, f)
 	if err != nil {

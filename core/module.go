@@ -113,10 +113,25 @@ func (w *Worker) moduleFailure(err error) error {
 	return rec
 }
 
+// builtinModule resolves a specifier to a built-in module's exports: the Extension's, if any. core itself has no
+// built-in modules.
+func (w *Worker) builtinModule(specifier string) (*goja.Object, bool) {
+	if w.ext != nil {
+		return w.ext.Builtin(specifier)
+	}
+	return nil, false
+}
+
 // spawnFileModule starts a module worker whose imports are files
 // (modules.FileLoader) and whose import.meta.url is a file: URL unless opts
 // says otherwise: what `jsworker run` and worker_threads start.
 func spawnFileModule(path, source string, opts Options) (*Worker, error) {
+	return SpawnFileModule(path, source, opts)
+}
+
+// SpawnFileModule is SpawnModule for an entry file whose imports are files (modules.FileLoader), with file:
+// import.meta.url unless opts.ImportMetaURL says otherwise, and the channel limits opts gives.
+func SpawnFileModule(path, source string, opts Options) (*Worker, error) {
 	if opts.ImportMetaURL == nil {
 		opts.ImportMetaURL = modules.FileURL
 	}

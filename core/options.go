@@ -69,6 +69,11 @@ type Options struct {
 	// that `jsworker run` modules see file: URLs as in Node.
 	ImportMetaURL func(resolved string) string
 
+	// Extension, if not nil, adapts the worker's realm and loop for a layer
+	// above core (see Extension); the Node layer sets it for Node-style
+	// workers. It is used by this worker only.
+	Extension Extension
+
 	// Setup, if not nil, runs on the worker's thread after the worker
 	// globals are installed and before the script runs. Embedders use it to
 	// add host functions. A host function that blocks must also return

@@ -22,17 +22,25 @@ import (
 // workers are bounded (nodeworker_parent.go).
 const portMaxFrame = jsMaxFrameBytes
 
-// A portLike is what stands behind a MessagePort object of a realm: one end
-// of a MessageChannel, or a Node-style worker's parentPort. Realm thread only.
-type portLike interface {
-	post(r *jsRealm, v goja.Value, transfer []goja.Value)
-	listen(on bool) // a 'message' listener was added (on) or the last one removed
-	start()
-	close()
-	setRef(on bool)
-	hasRef() bool
-	receive() (goja.Value, bool)
-	realmEnded()
+// A PortBackend is what stands behind a MessagePort object of a realm: one end of a MessageChannel, or (in the
+// Node layer) a Node-style worker's parentPort. Every method runs on the realm's thread.
+type PortBackend interface {
+	// Post sends v (with the transferables in transfer) to the other end; it throws (Realm.Throw) on failure.
+	Post(r *Realm, v goja.Value, transfer []goja.Value)
+	// Listen says a 'message' listener was added (on) or the last one removed.
+	Listen(on bool)
+	// Start starts delivery (port.start()).
+	Start()
+	// Close closes the port (port.close()): both ends get 'close'.
+	Close()
+	// SetRef is port.ref() (on) and port.unref().
+	SetRef(on bool)
+	// HasRef is port.hasRef().
+	HasRef() bool
+	// Receive takes one queued message without an event (receiveMessageOnPort), or false.
+	Receive() (goja.Value, bool)
+	// RealmEnded runs once when the realm holding the port ends.
+	RealmEnded()
 }
 
 // A portPair is one MessageChannel.
@@ -48,7 +56,7 @@ type portPair struct {
 type portBinding struct {
 	pair  *portPair
 	side  int
-	realm *jsRealm
+	realm *Realm
 	obj   *goja.Object
 
 	// Realm thread only.
@@ -61,11 +69,23 @@ type portBinding struct {
 	scheduled atomic.Bool // a drain task is queued
 }
 
+// NewPort makes a MessagePort object of the realm whose operations go to b (the Node layer's parentPort).
+func (r *Realm) NewPort(b PortBackend) *goja.Object {
+	r.API()
+	v, err := r.newPortFn(goja.Undefined())
+	if err != nil {
+		panic(err)
+	}
+	obj := v.(*goja.Object)
+	r.ports[obj] = b
+	return obj
+}
+
 // bindPort binds end side of p to a new MessagePort object of r, or to obj
 // if it is not nil.
-func (r *jsRealm) bindPort(p *portPair, side int, obj *goja.Object) *portBinding {
+func (r *Realm) bindPort(p *portPair, side int, obj *goja.Object) *portBinding {
 	if obj == nil {
-		r.prelude()
+		r.API()
 		v, err := r.newPortFn(goja.Undefined())
 		if err != nil {
 			panic(err)
@@ -84,7 +104,7 @@ func (r *jsRealm) bindPort(p *portPair, side int, obj *goja.Object) *portBinding
 	return b
 }
 
-func (b *portBinding) post(r *jsRealm, v goja.Value, transfer []goja.Value) {
+func (b *portBinding) Post(r *Realm, v goja.Value, transfer []goja.Value) {
 	for _, t := range transfer {
 		if o, ok := t.(*goja.Object); ok && o == b.obj {
 			panic(clone.JSError(r.rt, &clone.DataCloneError{Message: "the transfer list contains the port the message is posted on."}))
@@ -95,7 +115,7 @@ func (b *portBinding) post(r *jsRealm, v goja.Value, transfer []goja.Value) {
 	}
 	f, commit, err := clone.SerializeTransfer(r.rt, v, clone.Options{MaxBytes: portMaxFrame, Transfer: transfer})
 	if err != nil {
-		r.throw("postMessage", err)
+		r.Throw("postMessage", err)
 	}
 	p := b.pair
 	peer := 1 - b.side
@@ -168,11 +188,11 @@ func (b *portBinding) drain() {
 		v, err := clone.Deserialize(r.rt, f)
 		var lerr error
 		if err != nil {
-			lerr = r.emit(b.obj, evMessageError, r.cloneErrorValue(err))
+			lerr = r.Emit(b.obj, evMessageError, r.CloneErrorValue(err))
 		} else {
-			lerr = r.emit(b.obj, evMessage, v)
+			lerr = r.Emit(b.obj, evMessage, v)
 		}
-		if r.report(lerr) || b.detached {
+		if r.Report(lerr) || b.detached {
 			return
 		}
 	}
@@ -193,7 +213,7 @@ func (b *portBinding) sendClose() {
 	b.closeSent = true
 	b.updateRef()
 	r := b.realm
-	r.report(r.emit(b.obj, "close"))
+	r.Report(r.Emit(b.obj, "close"))
 }
 
 // updateRef keeps b counted in the realm's refs exactly while it is started,
@@ -203,23 +223,23 @@ func (b *portBinding) updateRef() {
 	if want != b.counted {
 		b.counted = want
 		if want {
-			b.realm.addRef(1)
+			b.realm.AddRef(1)
 		} else {
-			b.realm.addRef(-1)
+			b.realm.AddRef(-1)
 		}
 	}
 }
 
-func (b *portBinding) listen(on bool) {
+func (b *portBinding) Listen(on bool) {
 	b.refWanted = on
 	if on {
-		b.start()
+		b.Start()
 		return
 	}
 	b.updateRef()
 }
 
-func (b *portBinding) start() {
+func (b *portBinding) Start() {
 	if b.started || b.detached {
 		return
 	}
@@ -228,16 +248,16 @@ func (b *portBinding) start() {
 	b.schedule()
 }
 
-func (b *portBinding) setRef(on bool) {
+func (b *portBinding) SetRef(on bool) {
 	b.refWanted = on
 	b.updateRef()
 }
 
-func (b *portBinding) hasRef() bool { return b.counted }
+func (b *portBinding) HasRef() bool { return b.counted }
 
 // close closes the pair: both ends get 'close' once their queued messages
 // are delivered; later posts on either end are dropped.
-func (b *portBinding) close() {
+func (b *portBinding) Close() {
 	if b.detached {
 		return
 	}
@@ -259,7 +279,7 @@ func (b *portBinding) close() {
 
 // receive implements receiveMessageOnPort: the oldest queued message, or
 // false when none.
-func (b *portBinding) receive() (goja.Value, bool) {
+func (b *portBinding) Receive() (goja.Value, bool) {
 	if b.detached {
 		return nil, false
 	}
@@ -269,14 +289,14 @@ func (b *portBinding) receive() (goja.Value, bool) {
 	}
 	v, err := clone.Deserialize(b.realm.rt, f)
 	if err != nil {
-		b.realm.throw("receiveMessageOnPort", err)
+		b.realm.Throw("receiveMessageOnPort", err)
 	}
 	return v, true
 }
 
 // realmEnded closes the pair (the peer gets 'close') and releases the
 // messages nobody will read.
-func (b *portBinding) realmEnded() {
+func (b *portBinding) RealmEnded() {
 	b.detached = true
 	b.updateRef()
 	b.pair.leave(b.side, b)
@@ -311,8 +331,8 @@ func (p *portPair) leave(side int, b *portBinding) {
 }
 
 // portNatives are the prelude's MessagePort natives.
-func (r *jsRealm) portNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
-	port := func(v goja.Value) portLike {
+func (r *Realm) portNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
+	port := func(v goja.Value) PortBackend {
 		o, _ := v.(*goja.Object)
 		p := r.ports[o]
 		if p == nil {
@@ -322,44 +342,44 @@ func (r *jsRealm) portNatives(def func(string, int, func(goja.FunctionCall) goja
 	}
 	def("portPost", 3, func(c goja.FunctionCall) goja.Value {
 		if p := port(c.Argument(0)); p != nil {
-			p.post(r, c.Argument(1), r.transferList(c.Argument(2)))
+			p.Post(r, c.Argument(1), r.TransferList(c.Argument(2)))
 		}
 		return goja.Undefined()
 	})
 	def("portListen", 2, func(c goja.FunctionCall) goja.Value {
 		if p := port(c.Argument(0)); p != nil {
-			p.listen(c.Argument(1).ToBoolean())
+			p.Listen(c.Argument(1).ToBoolean())
 		}
 		return goja.Undefined()
 	})
 	def("portStart", 1, func(c goja.FunctionCall) goja.Value {
 		if p := port(c.Argument(0)); p != nil {
-			p.start()
+			p.Start()
 		}
 		return goja.Undefined()
 	})
 	def("portClose", 1, func(c goja.FunctionCall) goja.Value {
 		if p := port(c.Argument(0)); p != nil {
-			p.close()
+			p.Close()
 		}
 		return goja.Undefined()
 	})
 	def("portRef", 2, func(c goja.FunctionCall) goja.Value {
 		if p := port(c.Argument(0)); p != nil {
-			p.setRef(c.Argument(1).ToBoolean())
+			p.SetRef(c.Argument(1).ToBoolean())
 		}
 		return goja.Undefined()
 	})
 	def("portHasRef", 1, func(c goja.FunctionCall) goja.Value {
 		p := port(c.Argument(0))
-		return r.rt.ToValue(p != nil && p.hasRef())
+		return r.rt.ToValue(p != nil && p.HasRef())
 	})
 	def("portReceive", 1, func(c goja.FunctionCall) goja.Value {
 		p := port(c.Argument(0))
 		if p == nil {
 			return goja.Undefined()
 		}
-		v, ok := p.receive()
+		v, ok := p.Receive()
 		if !ok {
 			return goja.Undefined()
 		}

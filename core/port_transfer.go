@@ -36,7 +36,7 @@ var transits struct {
 }
 
 func (portHook) Ports(rt *goja.Runtime) func(*goja.Object) bool {
-	r := jsRealmOf(rt)
+	r := realmOf(rt)
 	if r == nil || len(r.ports) == 0 {
 		return nil
 	}
@@ -48,7 +48,7 @@ func (portHook) Ports(rt *goja.Runtime) func(*goja.Object) bool {
 
 func (portHook) Take(rt *goja.Runtime, o *goja.Object) (clone.PortToken, clone.Ref, func(), error) {
 	var tok clone.PortToken
-	r := jsRealmOf(rt)
+	r := realmOf(rt)
 	if r == nil {
 		return tok, nil, nil, &clone.DataCloneError{Message: "the object is not a MessagePort of this realm."}
 	}
@@ -120,24 +120,10 @@ func (portHook) Attach(rt *goja.Runtime, tok clone.PortToken) (*goja.Object, err
 	t.attached = true
 	delete(transits.m, tok)
 	transits.Unlock()
-	r := jsRealmOfOrNew(rt)
+	r := realmOfOrNew(rt)
 	if r == nil {
 		return nil, &clone.DataCloneError{Message: "MessagePorts cannot be received in this realm"}
 	}
 	b := r.bindPort(t.b.pair, t.b.side, nil)
 	return b.obj, nil
-}
-
-// jsRealmOfOrNew returns rt's jsRealm, making it when rt is a worker's or a
-// host realm's that has none yet (installWorkerGlobals left the maker).
-func jsRealmOfOrNew(rt *goja.Runtime) *jsRealm {
-	if r := jsRealmOf(rt); r != nil {
-		return r
-	}
-	if v := rt.GlobalObject().GetSymbol(makerKey); v != nil {
-		if m, ok := v.Export().(*realmMaker); ok && m.rt == rt {
-			return m.make()
-		}
-	}
-	return nil
 }

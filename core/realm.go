@@ -1,143 +1,327 @@
 package core
 
 import (
+	_ "embed"
 	"errors"
-	"fmt"
-	"time"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
-	"github.com/jsworker/jsworker/sharedmem"
+	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
-// setupRealm installs the worker globals, then runs Options.Setup.
-func (w *Worker) setupRealm() error {
-	rt := w.rt
-	size := w.opts.MaxCallStackSize
-	if size <= 0 {
-		size = DefaultMaxCallStackSize
-	}
-	rt.SetMaxCallStackSize(size)
-	rt.SetPromiseRejectionTracker(w.trackRejection)
+// A RealmLoop is the event loop that owns a realm: a worker's own loop, or the loop of a host realm. Everything the
+// JavaScript-facing worker APIs deliver into a realm (messages of child workers and ports, their exits) runs as a
+// task on it.
+type RealmLoop interface {
+	// RunOnLoop queues fn to run on the realm's thread; false if the loop has ended (fn will not run).
+	RunOnLoop(fn func(*goja.Runtime)) bool
+	// reportErr reports an exception a listener threw (on the realm's thread).
+	reportErr(err error)
+}
 
-	w.timeOrigin = time.Now()
-	w.clock = time.NewTimer(time.Hour)
-	w.clock.Stop()
+// A Realm is the library's state for the JavaScript-facing worker APIs of one realm — the web Worker,
+// MessageChannel, MessagePort and BroadcastChannel every realm has, and what the Node layer builds on them
+// (worker_threads, parentPort): the realm's ports, channels and child workers, and how many of them are ref'd (keep
+// a Node-style loop alive). It is made on first use and used only on the realm's thread.
+type Realm struct {
+	rt   *goja.Runtime
+	loop RealmLoop
+	w    *Worker // the realm's worker; nil for a host realm
 
-	g := rt.GlobalObject()
-	w.global = g
-	w.errorCtor = g.Get("Error").(*goja.Object)
-	w.rangeError = g.Get("RangeError").(*goja.Object)
-	g.Set("self", g)
-	g.Set("name", w.name)
-	w.defineFunc(g, "postMessage", 1, w.jsPostMessage)
-	w.defineFunc(g, "close", 0, func(goja.FunctionCall) goja.Value {
-		w.requestClose()
-		return goja.Undefined()
-	})
-	if err := w.installEvents(g); err != nil {
-		return err
-	}
-	installTimerGlobals(rt, g, &w.timerSet, nil)
-	err := installStandardGlobals(rt, globalsConfig{
-		stdout:     w.opts.Stdout,
-		stderr:     w.opts.Stderr,
-		timeOrigin: w.timeOrigin,
-		report:     func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
-		console:    w.observeConsole,
-		js:         w.jsRealm,
-		shared: sharedmem.RealmOptions{
-			CanBlock:  true,
-			Interrupt: w.terminating,
-			Schedule:  w.RunOnLoop,
-		},
-	})
-	if err != nil {
-		return err
-	}
+	refs  int
+	ended bool
 
-	if w.dbg != nil {
-		if err := w.dbg.Install(rt, workerTarget{w}); err != nil {
-			return err
-		}
-	}
+	api                                   *goja.Object // ports.js's result, made on first use
+	emitFn, emit1Fn, newPortFn, errorEvFn goja.Callable
+	messageType                           goja.Value   // "message", made once
+	fastKey                               *goja.Symbol // where a target keeps its only plain 'message' listener
 
-	if w.opts.Setup != nil {
-		if err := w.opts.Setup(w, rt); err != nil {
-			return fmt.Errorf("jsworker: setup of worker %d: %w", w.id, err)
-		}
+	ports    map[*goja.Object]PortBackend // the realm's MessagePort objects (port.go)
+	children map[*goja.Object]*Child      // live workers this realm created (child.go)
+	bcs      map[*goja.Object]*bcMember   // open BroadcastChannels (broadcast.go)
+	extra    map[any]any                  // state of the layers above core (SetValue)
+}
+
+// realmKey finds a runtime's Realm (the structured-clone port hook starts from a runtime); makerKey finds how to
+// make it, so that a realm that never used the APIs can still receive a MessagePort.
+var (
+	realmKey = realmdata.NewKey[*Realm]("core.realm")
+	makerKey = realmdata.NewKey[func() *Realm]("core.realmMaker")
+)
+
+func newRealm(rt *goja.Runtime, loop RealmLoop, w *Worker) *Realm {
+	r := &Realm{
+		rt: rt, loop: loop, w: w,
+		ports:    make(map[*goja.Object]PortBackend),
+		children: make(map[*goja.Object]*Child),
+		bcs:      make(map[*goja.Object]*bcMember),
+	}
+	realmKey.Set(rt, r)
+	return r
+}
+
+// RealmOf returns rt's Realm, making it if rt is a worker's or a host realm's that has not used the APIs yet; nil
+// for any other runtime. It must be called on rt's thread.
+func RealmOf(rt *goja.Runtime) *Realm { return realmOfOrNew(rt) }
+
+// realmOf returns rt's Realm, or nil if the realm never used the APIs.
+func realmOf(rt *goja.Runtime) *Realm {
+	r, _ := realmKey.Get(rt)
+	return r
+}
+
+func realmOfOrNew(rt *goja.Runtime) *Realm {
+	if r := realmOf(rt); r != nil {
+		return r
+	}
+	if mk, ok := makerKey.Get(rt); ok {
+		return mk()
 	}
 	return nil
 }
 
-// defineFunc defines obj[name] as a native function of w's realm.
-func (w *Worker) defineFunc(obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	defineFunc(w.rt, obj, name, length, fn)
-}
-
-// jsPostMessage is the worker's postMessage(value, transfer?): the value is
-// cloned into a frame and pushed to the outbox. Every failure throws.
-func (w *Worker) jsPostMessage(call goja.FunctionCall) goja.Value {
-	transfer := w.transferList(call.Argument(1))
-	if err := post(w.outbox, w.rt, call.Argument(0), transfer); err != nil {
-		panic(w.jsError("postMessage", err))
+// realm returns the worker's Realm, making it on first use. Worker goroutine only.
+func (w *Worker) realm() *Realm {
+	if w.js == nil {
+		w.js = newRealm(w.rt, w, w)
 	}
-	return goja.Undefined()
+	return w.js
 }
 
-// transferList reads postMessage's second argument: an array of
-// transferables, or an options object with a transfer array.
-func (w *Worker) transferList(arg goja.Value) []goja.Value {
-	if arg == nil || goja.IsUndefined(arg) || goja.IsNull(arg) {
+// Realm returns the worker's Realm, making it on first use. Worker thread only (from Options.Setup, an
+// Extension, or host functions).
+func (w *Worker) Realm() *Realm { return w.realm() }
+
+// Runtime returns the realm's runtime.
+func (r *Realm) Runtime() *goja.Runtime { return r.rt }
+
+// Worker returns the realm's worker, nil for a host realm.
+func (r *Realm) Worker() *Worker { return r.w }
+
+// RunOnLoop queues fn to run on the realm's thread between macrotasks; false once the realm's loop has ended.
+// It may be called from any goroutine.
+func (r *Realm) RunOnLoop(fn func(*goja.Runtime)) bool { return r.loop.RunOnLoop(fn) }
+
+// AddRef adds delta to the count of ref'd handles (child workers, started ports, listening channels) that keep a
+// Node-style loop alive.
+func (r *Realm) AddRef(delta int) { r.refs += delta }
+
+// Refs returns the count of ref'd handles.
+func (r *Realm) Refs() int { return r.refs }
+
+// Ended reports whether the realm's loop has ended (its ports closed, its children terminated).
+func (r *Realm) Ended() bool { return r.ended }
+
+// Value returns the state a layer above core keeps under key, or nil.
+func (r *Realm) Value(key any) any { return r.extra[key] }
+
+// SetValue keeps v under key for a layer above core (the Node layer keeps its worker_threads module there).
+func (r *Realm) SetValue(key, v any) {
+	if r.extra == nil {
+		r.extra = make(map[any]any)
+	}
+	r.extra[key] = v
+}
+
+//go:embed js/ports.js
+var portsJS string
+
+// portsSource builds the JavaScript side of a realm's worker APIs.
+var portsSource = jsutil.NewSource("jsworker:ports", portsJS)
+
+// API returns the object ports.js made for the realm (EventEmitter, MessagePort, MessageChannel,
+// BroadcastChannel, WebWorker, transferArg, workerPost, workerRef, receiveMessageOnPort …), running it on first use.
+func (r *Realm) API() *goja.Object {
+	if r.api != nil {
+		return r.api
+	}
+	v, err := portsSource.Call(r.rt, r.natives())
+	if err != nil {
+		panic(err)
+	}
+	api := v.(*goja.Object)
+	fn := func(name string) goja.Callable {
+		f, ok := goja.AssertFunction(api.Get(name))
+		if !ok {
+			panic("jsworker: ports.js function " + name + " missing")
+		}
+		return f
+	}
+	r.emitFn, r.emit1Fn, r.newPortFn, r.errorEvFn = fn("emit"), fn("emit1"), fn("newPort"), fn("errorEvent")
+	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
+	r.api = api
+	return api
+}
+
+// natives returns the Go functions ports.js calls (its N).
+func (r *Realm) natives() *goja.Object {
+	n := r.rt.NewObject()
+	def := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+		jsutil.DefineFunc(r.rt, n, name, length, fn)
+	}
+	r.portNatives(def)
+	r.broadcastNatives(def)
+	r.workerNatives(def)
+	return n
+}
+
+// Emit calls target.emit(typ, args...) the ports.js way and returns what a listener threw.
+func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error {
+	r.API()
+	if len(args) == 1 {
+		if typ == evMessage && r.fastKey != nil { // one plain listener: call it, with the target as this
+			if fn, ok := goja.AssertFunction(target.GetSymbol(r.fastKey)); ok {
+				_, err := fn(target, args[0])
+				return err
+			}
+		}
+		_, err := r.emit1Fn(goja.Undefined(), target, r.typeValue(typ), args[0])
+		return err
+	}
+	all := make([]goja.Value, 0, 2+len(args))
+	all = append(all, target, r.rt.ToValue(typ))
+	all = append(all, args...)
+	_, err := r.emitFn(goja.Undefined(), all...)
+	return err
+}
+
+// typeValue is the JavaScript string of an event type, made once for the message events.
+func (r *Realm) typeValue(typ string) goja.Value {
+	if typ == evMessage {
+		if r.messageType == nil {
+			r.messageType = r.rt.ToValue(evMessage)
+		}
+		return r.messageType
+	}
+	return r.rt.ToValue(typ)
+}
+
+// Report hands an exception from a listener to the realm's loop; it tells whether the caller should stop (the
+// realm is being terminated or has ended).
+func (r *Realm) Report(err error) (stop bool) {
+	if err == nil {
+		return false
+	}
+	var intr *goja.InterruptedError
+	if errors.As(err, &intr) {
+		return true
+	}
+	r.loop.reportErr(err)
+	return r.ended
+}
+
+// Throw panics with the JavaScript error for a failure of op: the exception itself when a getter threw, a
+// RangeError for limits, an InvalidStateError for a closed channel, a DataCloneError for clone failures. Call it
+// only from a native function called by JavaScript.
+func (r *Realm) Throw(op string, err error) {
+	var ex *goja.Exception
+	if errors.As(err, &ex) {
+		panic(ex.Value())
+	}
+	switch {
+	case errors.Is(err, ErrQueueFull), errors.Is(err, ErrFrameTooLarge), errors.Is(err, ErrOutOfMemory):
+		panic(r.NewError("RangeError", "", op+": "+err.Error()))
+	case errors.Is(err, ErrClosed), errors.Is(err, ErrReleased):
+		panic(r.NewError("Error", "InvalidStateError", op+": "+err.Error()))
+	}
+	panic(clone.JSError(r.rt, err))
+}
+
+// NewError makes an error with the realm's global constructor ctor ("Error", "TypeError" …) and, if name is not
+// empty, that name.
+func (r *Realm) NewError(ctor, name, msg string) *goja.Object {
+	var o *goja.Object
+	r.rt.Try(func() {
+		if c, ok := r.rt.GlobalObject().Get(ctor).(*goja.Object); ok {
+			o, _ = r.rt.New(c, r.rt.ToValue(msg))
+		}
+	})
+	if o == nil {
+		o = r.rt.NewGoError(errors.New(msg))
+	}
+	if name != "" {
+		_ = o.DefineDataProperty("name", r.rt.ToValue(name), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	return o
+}
+
+// TransferList converts a transfer argument already normalized by ports.js's transferArg.
+func (r *Realm) TransferList(v goja.Value) []goja.Value {
+	if v == nil || goja.IsUndefined(v) || goja.IsNull(v) {
 		return nil
 	}
-	obj, ok := arg.(*goja.Object)
-	if !ok {
-		panic(w.rt.NewTypeError("postMessage: the transfer list must be an array or an options object"))
-	}
-	if obj.ClassName() != "Array" {
-		t := obj.Get("transfer")
-		if t == nil || goja.IsUndefined(t) {
-			return nil
-		}
-		if obj, ok = t.(*goja.Object); !ok || obj.ClassName() != "Array" {
-			panic(w.rt.NewTypeError("postMessage: options.transfer must be an array"))
-		}
-	}
 	var list []goja.Value
-	if err := w.rt.ExportTo(obj, &list); err != nil {
-		panic(w.rt.NewTypeError("postMessage: bad transfer list: %v", err))
+	if err := r.rt.ExportTo(v, &list); err != nil {
+		panic(r.rt.NewTypeError("postMessage: bad transfer list: %v", err))
 	}
 	return list
 }
 
-// jsError converts a failure of a worker global into the value to throw:
-// the exception itself when a getter threw, a DataCloneError, a RangeError
-// for limits, and an Error for a closed channel.
-func (w *Worker) jsError(op string, err error) goja.Value {
-	var ex *goja.Exception
-	if errors.As(err, &ex) {
-		return ex.Value()
+// end runs as the realm's loop ends: child workers are terminated and waited for, ports close (their peers get
+// 'close'), BroadcastChannels leave their names. Realm thread only.
+func (r *Realm) end() {
+	if r.ended {
+		return
 	}
-	switch {
-	case errors.Is(err, ErrQueueFull), errors.Is(err, ErrFrameTooLarge), errors.Is(err, ErrOutOfMemory):
-		return w.newError(w.rangeError, "", op+": "+err.Error())
-	case errors.Is(err, ErrClosed):
-		return w.newError(w.errorCtor, "InvalidStateError", op+": "+err.Error())
+	r.ended = true
+	kids := make([]*Child, 0, len(r.children))
+	for _, c := range r.children {
+		kids = append(kids, c)
 	}
-	return clone.JSError(w.rt, err)
+	for _, c := range kids {
+		if c.w != nil {
+			c.w.Terminate()
+		}
+	}
+	for _, c := range kids {
+		if c.w != nil {
+			c.w.Release()
+		}
+	}
+	for o, p := range r.ports {
+		p.RealmEnded()
+		delete(r.ports, o)
+	}
+	for _, m := range r.bcs {
+		m.leave()
+	}
+	clear(r.bcs)
+	clear(r.children)
 }
 
-// newError constructs an error with one of the realm's original error
-// constructors (captured before user code could replace them) and, if name
-// is not empty, gives it that name.
-func (w *Worker) newError(ctor *goja.Object, name, msg string) *goja.Object {
-	o, err := w.rt.New(ctor, w.rt.ToValue(msg))
-	if err != nil {
-		return w.rt.NewGoError(errors.New(msg))
+// CloneErrorValue is the value a 'messageerror' carries for a message that could not be read.
+func (r *Realm) CloneErrorValue(err error) goja.Value {
+	var v goja.Value
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				v = r.NewError("Error", "DataCloneError", err.Error())
+			}
+		}()
+		v = clone.JSError(r.rt, err)
+	}()
+	return v
+}
+
+// apiGlobals are the globals every realm (worker or host) gets for the worker APIs, and the ports.js export behind
+// each. They are defined lazily: an accessor that builds the realm's Realm and ports.js on first access, then
+// replaces itself with an ordinary data property. A realm that never touches them pays two native functions a name.
+var apiGlobals = [...]struct{ global, export string }{
+	{"Worker", "WebWorker"},
+	{"MessageChannel", "MessageChannel"},
+	{"MessagePort", "MessagePort"},
+	{"BroadcastChannel", "BroadcastChannel"},
+}
+
+// installAPIGlobals defines the lazy worker-API globals of rt; mk makes (or returns) the realm's Realm.
+func installAPIGlobals(rt *goja.Runtime, mk func() *Realm) error {
+	makerKey.Set(rt, mk)
+	for _, ag := range apiGlobals {
+		export := ag.export
+		if err := jsutil.DefineLazyGlobal(rt, ag.global, func() goja.Value { return mk().API().Get(export) }); err != nil {
+			return err
+		}
 	}
-	if name != "" {
-		o.Set("name", name)
-	}
-	return o
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
 // Timers: the setTimeout / setInterval / setImmediate bookkeeping a worker's
@@ -159,7 +160,7 @@ func installTimerGlobals(rt *goja.Runtime, g *goja.Object, ts *timerSet, added f
 		return rt.ToValue(t.id)
 	}
 	add := func(name string, repeat bool) {
-		defineFunc(rt, g, name, 1, func(call goja.FunctionCall) goja.Value {
+		jsutil.DefineFunc(rt, g, name, 1, func(call goja.FunctionCall) goja.Value {
 			t := ts.newTimer(callback(name, call.Argument(0)), extraArgs(call.Arguments, 2))
 			delay := timerDelay(call.Argument(1))
 			if repeat {
@@ -171,7 +172,7 @@ func installTimerGlobals(rt *goja.Runtime, g *goja.Object, ts *timerSet, added f
 	}
 	add("setTimeout", false)
 	add("setInterval", true)
-	defineFunc(rt, g, "setImmediate", 1, func(call goja.FunctionCall) goja.Value {
+	jsutil.DefineFunc(rt, g, "setImmediate", 1, func(call goja.FunctionCall) goja.Value {
 		t := ts.newTimer(callback("setImmediate", call.Argument(0)), extraArgs(call.Arguments, 1))
 		ts.immediates = append(ts.immediates, t)
 		return created(t)
@@ -183,7 +184,7 @@ func installTimerGlobals(rt *goja.Runtime, g *goja.Object, ts *timerSet, added f
 		return goja.Undefined()
 	}
 	for _, name := range []string{"clearTimeout", "clearInterval", "clearImmediate"} {
-		defineFunc(rt, g, name, 1, clear)
+		jsutil.DefineFunc(rt, g, name, 1, clear)
 	}
 }
 

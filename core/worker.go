@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/inspector"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // inspectDefault is the process default of Options.Inspectable, read once
@@ -71,12 +72,11 @@ type Worker struct {
 
 	loopState // touched only on the worker's goroutine
 
-	// JavaScript-facing workers (nodeworker.go, jsworker_realm.go); both
-	// touched only on the worker's goroutine. node is set for Node-style
-	// workers and the main program, js on first use of the Worker,
-	// MessageChannel, BroadcastChannel or worker_threads APIs.
-	node *nodeState
-	js   *jsRealm
+	// Both touched only on the worker's goroutine: ext is Options.Extension
+	// (the Node layer's, for Node-style workers), js is made on first use of
+	// the Worker, MessageChannel, MessagePort or BroadcastChannel APIs.
+	ext Extension
+	js  *Realm
 }
 
 // Spawn compiles source and starts a worker that runs it. A syntax error is
@@ -119,6 +119,7 @@ func newWorker(id uint64, kind Kind, filename string, opts Options, dbg *inspect
 		name:        opts.Name,
 		filename:    filename,
 		opts:        opts,
+		ext:         opts.Extension,
 		dbg:         dbg,
 		rt:          goja.New(),
 		wake:        make(chan struct{}, 1),
@@ -175,22 +176,7 @@ func (w *Worker) PostMessage(rt *goja.Runtime, v goja.Value, transfer ...goja.Va
 	if w.inbox.Closed() {
 		return ErrClosed
 	}
-	return post(w.inbox, rt, v, transfer)
-}
-
-// post clones v out of rt into a frame and pushes it to c. Transferred
-// buffers are detached in the sender only once the channel accepted the
-// frame: a refused post leaves them intact.
-func post(c *Channel, rt *goja.Runtime, v goja.Value, transfer []goja.Value) error {
-	f, commit, err := clone.SerializeTransfer(rt, v, clone.Options{MaxBytes: c.limits.MaxFrameBytes, Transfer: transfer})
-	if err != nil {
-		return err
-	}
-	if err := c.Push(f); err != nil {
-		return err
-	}
-	commit()
-	return nil
+	return PostTo(w.inbox, rt, v, transfer)
 }
 
 // PostFrame queues an already serialized frame for the worker. The worker
@@ -424,7 +410,13 @@ func (w *Worker) finish() {
 	w.tasksMu.Lock()
 	w.tasks = nil
 	w.tasksMu.Unlock()
-	w.endJS() // exit code, child workers, ports (nodeworker.go)
+	if w.ext != nil {
+		w.ext.End()
+	}
+	if w.js != nil {
+		w.js.end() // child workers, ports, channels (realm.go)
+	}
+	realmdata.Drop(w.rt)
 	w.endInspectorSessions()
 	unregisterWorker(w)
 	w.advanceState(StateClosed)

@@ -13,6 +13,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/testsupport"
 )
 
 // long bounds every wait in these tests; none of them should come close.
@@ -390,7 +391,7 @@ func TestWorker_HandledRejectionIsNotReported(t *testing.T) {
 }
 
 func TestWorker_ErrorsGoToStderrWithoutHandler(t *testing.T) {
-	var buf syncBuffer
+	var buf testsupport.SyncBuffer
 	w := spawn(t, `throw new Error("loud")`, core.Options{Stderr: &buf})
 	w.Close()
 	join(t, w)
@@ -435,7 +436,7 @@ func TestWorker_MessageErrorEvent(t *testing.T) {
 
 func TestWorker_Globals(t *testing.T) {
 	rt := goja.New()
-	var out syncBuffer
+	var out testsupport.SyncBuffer
 	const src = `
 		console.log("hello %s", "console", 1);
 		postMessage([typeof self, self === globalThis, name, typeof performance.now(), performance.now() >= 0,
@@ -530,25 +531,8 @@ func TestWorker_Hammer(t *testing.T) {
 	wg.Wait()
 }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 func TestWorker_PanickingHooksDoNotKillTheProcess(t *testing.T) {
-	var stderr syncBuffer
+	var stderr testsupport.SyncBuffer
 	w := spawn(t, `onmessage = function (e) { postMessage(e.data); if (e.data === 2) throw new Error("after hook"); };`, core.Options{
 		Stderr:  &stderr,
 		OnError: func(core.ErrorRecord) { panic("error hook bug") },
@@ -572,7 +556,7 @@ func TestWorker_PanickingHooksDoNotKillTheProcess(t *testing.T) {
 }
 
 func TestNewHostRealm(t *testing.T) {
-	var out, errOut syncBuffer
+	var out, errOut testsupport.SyncBuffer
 	rt, err := core.NewHostRealm(core.HostRealmOptions{Stdout: &out, Stderr: &errOut})
 	if err != nil {
 		t.Fatal(err)

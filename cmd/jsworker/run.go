@@ -15,6 +15,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/node"
 	"github.com/jsworker/jsworker/inspector/devtools"
 	"github.com/jsworker/jsworker/internal/workertargets"
 )
@@ -38,7 +39,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 	}
 
 	exe := executable(argv[0])
-	po := core.ProgramOptions{
+	po := node.ProgramOptions{
 		Env:     os.Environ(),
 		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk},
 	}
@@ -84,7 +85,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		defer srv.Close()
 	}
 
-	p, err := core.StartProgram(po)
+	p, err := node.StartProgram(po)
 	if err != nil {
 		printStartError(stderr, err, po.Filename, po.Source)
 		return exitUncaught

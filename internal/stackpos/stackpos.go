@@ -27,3 +27,11 @@ func First(stack string, accept func(file string) bool) (file string, line, col 
 	}
 	return "", 0, 0, false
 }
+
+// goPC matches the program counter goja appends to a stack position ("file.js:3:9(5)"), which Node does not print.
+var goPC = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
+
+// NodeStyle rewrites a goja stack the way Node prints one: frames indented by four spaces, no program counters.
+func NodeStyle(stack string) string {
+	return goPC.ReplaceAllString(strings.ReplaceAll(stack, "\tat ", "    at "), "$1")
+}

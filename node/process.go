@@ -1,6 +1,8 @@
-package core
+package node
 
 import (
+	_ "embed"
+	"errors"
 	"io"
 	"os"
 	"runtime"
@@ -11,16 +13,21 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/jsutil"
 )
+
+//go:embed lib/process.js
+var processJS string
+
+// processSource makes a realm's process object.
+var processSource = jsutil.NewSource("node:internal/process", processJS)
 
 // NodeVersion is what process.version says in the main program and in
 // worker_threads workers: the Node release whose worker_threads API jsworker
 // follows, marked as jsworker's so that nobody mistakes it for Node.
 // process.versions.jsworker holds jsworker's own version.
 const NodeVersion = "v20.0.0-jsworker"
-
-// Version is jsworker's version (the library's, see include/jsworker.h).
-const Version = "0.2.0"
 
 var processStart = time.Now()
 
@@ -34,13 +41,13 @@ var execPath = sync.OnceValue(func() string {
 })
 
 // makeProcess builds the realm's process object.
-func (n *nodeState) makeProcess(r *jsRealm, call func(string, ...goja.Value) (goja.Value, error)) (*goja.Object, error) {
-	rt := r.rt
+func (n *nodeState) makeProcess() (*goja.Object, error) {
+	rt := n.r.Runtime()
 	info := rt.NewObject()
 	info.Set("version", NodeVersion)
 	versions := rt.NewObject()
 	versions.Set("node", strings.TrimSuffix(strings.TrimPrefix(NodeVersion, "v"), "-jsworker"))
-	versions.Set("jsworker", Version)
+	versions.Set("jsworker", core.Version)
 	versions.Set("go", runtime.Version())
 	info.Set("versions", versions)
 	info.Set("platform", runtime.GOOS)
@@ -79,28 +86,29 @@ func (n *nodeState) makeProcess(r *jsRealm, call func(string, ...goja.Value) (go
 		env = o
 	}
 	info.Set("env", env)
-	p, err := call("makeProcess", info)
+	natives := rt.NewObject()
+	n.processNatives(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+		jsutil.DefineFunc(rt, natives, name, length, fn)
+	})
+	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
+	if err != nil {
+		return nil, err
+	}
+	f, ok := goja.AssertFunction(mk)
+	if !ok {
+		return nil, errors.New("jsworker: process.js does not make a function")
+	}
+	p, err := f(goja.Undefined(), info)
 	if err != nil {
 		return nil, err
 	}
 	return p.(*goja.Object), nil
 }
 
-// processNatives are the prelude's process natives; they act on the realm's
-// worker when it is Node-style and do nothing elsewhere.
-func (r *jsRealm) processNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
-	rt := r.rt
-	node := func() *nodeState {
-		if r.w == nil {
-			return nil
-		}
-		return r.w.node
-	}
+// processNatives are process.js's natives (its N).
+func (n *nodeState) processNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
+	r, rt := n.r, n.r.Runtime()
 	def("exit", 1, func(c goja.FunctionCall) goja.Value {
-		n := node()
-		if n == nil {
-			return goja.Undefined()
-		}
 		code := 0
 		if a := c.Argument(0); !goja.IsUndefined(a) && !goja.IsNull(a) {
 			code = int(int32(a.ToInteger()))
@@ -109,27 +117,23 @@ func (r *jsRealm) processNatives(def func(string, int, func(goja.FunctionCall) g
 		}
 		if !n.exitSet {
 			n.exitSet, n.exitCode = true, code
-			n.emitProcess(r, "exit", n.exitCode) // its listeners run now, as in Node; a second exit() does not re-emit
+			n.emitProcess("exit", n.exitCode) // its listeners run now, as in Node; a second exit() does not re-emit
 		}
-		r.w.Terminate() // the script stops at its next instruction
+		n.w.Terminate() // the script stops at its next instruction
 		return goja.Undefined()
 	})
 	def("getExitCode", 0, func(goja.FunctionCall) goja.Value {
-		if n := node(); n != nil && n.codeProp != nil {
+		if n.codeProp != nil {
 			return n.codeProp
 		}
 		return goja.Undefined()
 	})
 	def("setExitCode", 1, func(c goja.FunctionCall) goja.Value {
-		n := node()
-		if n == nil {
-			return goja.Undefined()
-		}
 		v := c.Argument(0)
 		if !goja.IsUndefined(v) && !goja.IsNull(v) {
 			f := v.ToFloat()
 			if f != float64(int64(f)) {
-				panic(r.newError("RangeError", "", "The value of \"code\" is out of range. It must be an integer. Received "+v.String()))
+				panic(r.NewError("RangeError", "", "The value of \"code\" is out of range. It must be an integer. Received "+v.String()))
 			}
 			v = rt.ToValue(int64(f))
 		}
@@ -154,7 +158,7 @@ func (r *jsRealm) processNatives(def func(string, int, func(goja.FunctionCall) g
 	def("cwd", 0, func(goja.FunctionCall) goja.Value {
 		d, err := os.Getwd()
 		if err != nil {
-			panic(r.newError("Error", "", "process.cwd: "+err.Error()))
+			panic(r.NewError("Error", "", "process.cwd: "+err.Error()))
 		}
 		return rt.ToValue(d)
 	})
@@ -166,12 +170,10 @@ func (r *jsRealm) processNatives(def func(string, int, func(goja.FunctionCall) g
 		if c.Argument(0).ToInteger() == 2 {
 			out = os.Stderr
 		}
-		if r.w != nil {
-			if c.Argument(0).ToInteger() == 2 && r.w.opts.Stderr != nil {
-				out = r.w.opts.Stderr
-			} else if c.Argument(0).ToInteger() == 1 && r.w.opts.Stdout != nil {
-				out = r.w.opts.Stdout
-			}
+		if o := n.w.Options(); c.Argument(0).ToInteger() == 2 && o.Stderr != nil {
+			out = o.Stderr
+		} else if c.Argument(0).ToInteger() == 1 && o.Stdout != nil {
+			out = o.Stdout
 		}
 		io.WriteString(out, c.Argument(1).String())
 		return goja.Undefined()
@@ -194,41 +196,4 @@ func residentBytes() int64 {
 		return 0
 	}
 	return pages * int64(os.Getpagesize())
-}
-
-// emitProcess emits event on the realm's process object (process.emit(event, code)); an exception a listener
-// throws is reported like any uncaught one.
-func (n *nodeState) emitProcess(r *jsRealm, event string, code int) {
-	if n.process == nil || r == nil || (event == "exit" && n.exitSent) {
-		return
-	}
-	if event == "exit" {
-		n.exitSent = true
-		n.codeProp = r.rt.ToValue(code) // process.exitCode in the listeners, which may change it
-	}
-	emit, ok := goja.AssertFunction(n.process.Get("emit"))
-	if !ok {
-		return
-	}
-	if _, err := emit(n.process, r.rt.ToValue(event), r.rt.ToValue(code)); err != nil {
-		r.report(err)
-	}
-}
-
-// drained runs as a Node-style loop runs dry: process 'beforeExit' (with the exit code so far) — whose listeners
-// may schedule more work, and then the loop goes on (it reports true) — else process 'exit', after which the loop
-// ends whatever the listeners did, as in Node.
-func (n *nodeState) drained(w *Worker) bool {
-	r := w.js
-	if n.process == nil || r == nil || w.isTerminating() {
-		return false
-	}
-	w.macrotask(func() error { n.emitProcess(r, "beforeExit", n.finalCode(w)); return nil })
-	if w.nodeAlive() && !w.isTerminating() {
-		return true
-	}
-	if !w.isTerminating() {
-		w.macrotask(func() error { n.emitProcess(r, "exit", n.finalCode(w)); return nil })
-	}
-	return false
 }

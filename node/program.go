@@ -1,30 +1,30 @@
-package core
+package node
 
 import (
 	"sync"
 
-	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
 )
 
 // ProgramOptions configure the main program of a process (what `jsworker
 // run` runs).
 type ProgramOptions struct {
-	Filename string   // the entry's path as shown in stacks and process.argv[1]; "[eval]" for jsworker eval
-	Source   string   // the entry's source
-	Module   bool     // run Source as an ES module graph (.mjs/.mts/.ts entries)
-	Argv     []string // the whole process.argv, e.g. {"/usr/local/bin/jsworker", "/abs/app.js", "a", "b"}
-	Env      []string // "K=V" pairs for process.env (os.Environ() from the CLI)
-	Options  Options  // worker options of the main program: Stdout, Stderr, Inspectable, Name …
+	Filename string       // the entry's path as shown in stacks and process.argv[1]; "[eval]" for jsworker eval
+	Source   string       // the entry's source
+	Module   bool         // run Source as an ES module graph (.mjs/.mts/.ts entries)
+	Argv     []string     // the whole process.argv, e.g. {"/usr/local/bin/jsworker", "/abs/app.js", "a", "b"}
+	Env      []string     // "K=V" pairs for process.env (os.Environ() from the CLI)
+	Options  core.Options // worker options of the main program: Stdout, Stderr, Inspectable, Name …
 }
 
 // A Program is a running main program: a Node-style core Worker (see
-// nodeworker.go) with process, require('worker_threads'), module, exports,
+// worker.go) with process, require('worker_threads'), module, exports,
 // __filename and __dirname, whose loop ends once nothing ref'd is left (no
 // ref'd timer, worker, port or channel), as Node's main thread does.
 //
 // A Program may be used from any goroutine.
 type Program struct {
-	w    *Worker
+	w    *core.Worker
 	node *nodeState
 
 	once sync.Once
@@ -57,24 +57,15 @@ func StartProgram(opts ProgramOptions) (*Program, error) {
 		argv:     append([]string(nil), argv...),
 		env:      append([]string(nil), opts.Env...),
 		stderr:   o.Stderr,
+		onError:  o.OnError,
 	}
-	user := o.Setup
-	o.Setup = func(w *Worker, rt *goja.Runtime) error {
-		w.node = ns
-		if err := ns.setup(w); err != nil {
-			return err
-		}
-		if user != nil {
-			return user(w, rt)
-		}
-		return nil
-	}
-	var w *Worker
+	o.Extension = ns
+	var w *core.Worker
 	var err error
 	if opts.Module {
-		w, err = spawnFileModule(o.Filename, opts.Source, o)
+		w, err = core.SpawnFileModule(o.Filename, opts.Source, o)
 	} else {
-		w, err = Spawn(opts.Source, o)
+		w, err = core.Spawn(opts.Source, o)
 	}
 	if err != nil {
 		return nil, err
@@ -84,7 +75,7 @@ func StartProgram(opts ProgramOptions) (*Program, error) {
 
 // Worker returns the worker the main program runs as: inspector sessions,
 // Terminate and the registry see it like any other worker.
-func (p *Program) Worker() *Worker { return p.w }
+func (p *Program) Worker() *core.Worker { return p.w }
 
 // Wait blocks until the program ends and returns its exit code as Node
 // would: 0 when the loop ran dry, process.exitCode if the program set it, 1

@@ -1,11 +1,12 @@
-package core
+package web
 
 import (
-	"sync"
+	_ "embed"
 	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
 // TextEncoder and TextDecoder in every realm (the WHATWG Encoding standard, UTF-8 — and UTF-16LE for decoding),
@@ -17,12 +18,7 @@ func installTextGlobals(rt *goja.Runtime) error {
 	var classes *goja.Object // made on first use, on the realm's goroutine
 	build := func() *goja.Object {
 		if classes == nil {
-			f, err := rt.RunProgram(textCodecProgram())
-			if err != nil {
-				panic(err)
-			}
-			mk, _ := goja.AssertFunction(f)
-			v, err := mk(goja.Undefined(),
+			v, err := textSource.Call(rt,
 				rt.ToValue(func(s string) goja.Value { return newUint8Array(rt, []byte(s)) }),
 				rt.ToValue(func(s string, dest goja.Value) goja.Value { return encodeInto(rt, s, dest) }),
 				rt.ToValue(func(kind string, fatal, ignoreBOM bool) goja.Value { return newDecoder(rt, kind, fatal, ignoreBOM) }))
@@ -34,56 +30,18 @@ func installTextGlobals(rt *goja.Runtime) error {
 		return classes
 	}
 	for _, name := range []string{"TextEncoder", "TextDecoder"} {
-		if err := defineLazyGlobal(rt, name, func() goja.Value { return build().Get(name) }); err != nil {
+		if err := jsutil.DefineLazyGlobal(rt, name, func() goja.Value { return build().Get(name) }); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-var textCodecProgram = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("jsworker:encoding", `(function (encode, encodeInto, newDecoder) {
-	const labels = {
-		"utf-8": "utf-8", "utf8": "utf-8", "unicode-1-1-utf-8": "utf-8", "unicode11utf8": "utf-8",
-		"unicode20utf8": "utf-8", "x-unicode20utf8": "utf-8",
-		"utf-16le": "utf-16le", "utf-16": "utf-16le", "ucs-2": "utf-16le", "unicode": "utf-16le",
-		"csunicode": "utf-16le", "iso-10646-ucs-2": "utf-16le", "unicodefeff": "utf-16le",
-	};
-	class TextEncoder {
-		get encoding() { return "utf-8"; }
-		encode(input = "") { return encode(String(input)); }
-		encodeInto(source, destination) {
-			if (!(destination instanceof Uint8Array)) throw new TypeError("TextEncoder.encodeInto: the destination must be a Uint8Array");
-			return encodeInto(String(source), destination);
-		}
-		get [Symbol.toStringTag]() { return "TextEncoder"; }
-	}
-	class TextDecoder {
-		#encoding; #fatal; #ignoreBOM; #decode;
-		constructor(label = "utf-8", options = {}) {
-			const enc = labels[String(label).trim().toLowerCase()];
-			if (enc === undefined) throw new RangeError('TextDecoder: the encoding "' + label + '" is not supported (utf-8 and utf-16le are)');
-			this.#encoding = enc;
-			this.#fatal = !!(options && options.fatal);
-			this.#ignoreBOM = !!(options && options.ignoreBOM);
-			this.#decode = newDecoder(enc, this.#fatal, this.#ignoreBOM);
-		}
-		get encoding() { return this.#encoding; }
-		get fatal() { return this.#fatal; }
-		get ignoreBOM() { return this.#ignoreBOM; }
-		decode(input, options) {
-			const stream = !!(options && options.stream);
-			if (input !== undefined && !(input instanceof ArrayBuffer) && !ArrayBuffer.isView(input) &&
-				!(typeof SharedArrayBuffer === "function" && input instanceof SharedArrayBuffer)) {
-				throw new TypeError("TextDecoder.decode: the input must be an ArrayBuffer, a SharedArrayBuffer or a view of one");
-			}
-			return this.#decode(input, stream);
-		}
-		get [Symbol.toStringTag]() { return "TextDecoder"; }
-	}
-	return { TextEncoder, TextDecoder };
-})`, true)
-})
+//go:embed js/encoding.js
+var encodingJS string
+
+// textSource builds the TextEncoder and TextDecoder classes of a realm.
+var textSource = jsutil.NewSource("jsworker:encoding", encodingJS)
 
 // newUint8Array returns a new Uint8Array of rt holding a copy of b.
 func newUint8Array(rt *goja.Runtime, b []byte) goja.Value {

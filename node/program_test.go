@@ -1,4 +1,4 @@
-package core_test
+package node_test
 
 import (
 	"os"
@@ -9,14 +9,16 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/testsupport"
+	"github.com/jsworker/jsworker/node"
 )
 
 // runProgram runs src as a main program and returns its exit code, stdout
 // and stderr. It fails the test if the program does not end in time.
 func runProgram(t *testing.T, src string, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errOut syncBuffer
-	p, err := core.StartProgram(core.ProgramOptions{
+	var out, errOut testsupport.SyncBuffer
+	p, err := node.StartProgram(node.ProgramOptions{
 		Filename: "/tmp/jsworker-test/main.js",
 		Source:   src,
 		Argv:     append([]string{"/usr/local/bin/jsworker", "/tmp/jsworker-test/main.js"}, args...),
@@ -54,7 +56,7 @@ func TestProgram_ExitCodes(t *testing.T) {
 		{"interval", `let n = 0; const i = setInterval(() => { if (++n === 3) { clearInterval(i); console.log(n); } }, 1)`, 0, "3\n", ""},
 		{"nextTick", `process.nextTick((a) => console.log("tick", a), 1); Promise.resolve().then(() => console.log("then")); console.log("sync")`, 0, "sync\ntick 1\nthen\n", ""},
 		{"globals", `console.log(typeof postMessage, typeof self, typeof require, typeof module, __filename, __dirname, typeof global, process.version)`,
-			0, "undefined undefined function object /tmp/jsworker-test/main.js /tmp/jsworker-test object " + core.NodeVersion + "\n", ""},
+			0, "undefined undefined function object /tmp/jsworker-test/main.js /tmp/jsworker-test object " + node.NodeVersion + "\n", ""},
 		{"require other", `try { require('fs') } catch (e) { console.log(e.code) }`, 0, "MODULE_NOT_FOUND\n", ""},
 		{"isMainThread", `const wt = require('node:worker_threads'); console.log(wt.isMainThread, wt.parentPort, wt.threadId, require('worker_threads') === wt)`, 0, "true null 0 true\n", ""},
 		{"beforeExit and exit", `let more = true;
@@ -123,8 +125,8 @@ const w = new Worker(new URL('./w.mjs', import.meta.url), { workerData: 21 });
 w.on('message', (m) => console.log(m));
 w.on('exit', (c) => console.log('exit', c));`)
 	src, _ := os.ReadFile(main)
-	var out, errOut syncBuffer
-	p, err := core.StartProgram(core.ProgramOptions{Filename: main, Source: string(src), Module: true,
+	var out, errOut testsupport.SyncBuffer
+	p, err := node.StartProgram(node.ProgramOptions{Filename: main, Source: string(src), Module: true,
 		Options: core.Options{Stdout: &out, Stderr: &errOut}})
 	if err != nil {
 		t.Fatal(err)
@@ -134,7 +136,7 @@ w.on('exit', (c) => console.log('exit', c));`)
 	}
 
 	bad := write("bad.mjs", "import { nope } from './missing.mjs';\n")
-	p, err = core.StartProgram(core.ProgramOptions{Filename: bad, Source: "import { nope } from './missing.mjs';\n", Module: true,
+	p, err = node.StartProgram(node.ProgramOptions{Filename: bad, Source: "import { nope } from './missing.mjs';\n", Module: true,
 		Options: core.Options{Stdout: &out, Stderr: &errOut}})
 	if err != nil {
 		t.Fatal(err)

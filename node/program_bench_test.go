@@ -1,4 +1,4 @@
-package core_test
+package node_test
 
 import (
 	"encoding/json"

@@ -1,20 +1,12 @@
-package core
-
-import "github.com/dop251/goja"
-
-// preludeSrc builds the JavaScript side of the JS-facing worker APIs of one
-// realm: a Node-compatible EventEmitter, MessagePort, MessageChannel,
-// BroadcastChannel, worker_threads' Worker, the web Worker, and the pieces
-// of `process`. It is compiled once per process and run once per realm, on
-// first use (jsRealm.api). N holds the Go natives of the realm (jsworker_realm.go);
-// the returned object is what Go calls back into.
+// The JavaScript side of the worker APIs every realm has (core/realm.go): a Node-compatible EventEmitter,
+// MessagePort, MessageChannel, BroadcastChannel and the web Worker. It runs once per realm, on first use; N holds
+// the realm's Go natives; the returned object is what Go (and the Node layer's worker_threads) calls back into.
 //
-// Events: every target keeps one ordered listener list per type. Emitter
-// listeners (on, once, prependListener) receive the emitted arguments, as in
-// Node; event listeners (addEventListener, the on<type> properties) receive
-// an event object with data, as in the DOM. A listener that throws stops the
-// dispatch and the exception is reported by the realm's loop, as Node does.
-var preludeSrc = goja.MustCompile("jsworker:worker_threads", `(function (N) {
+// Events: every target keeps one ordered listener list per type. Emitter listeners (on, once, prependListener)
+// receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
+// event object with data, as in the DOM. A listener that throws stops the dispatch and the exception is reported by
+// the realm's loop, as Node does.
+(function (N) {
 'use strict';
 const kListeners = Symbol('kListeners');
 const kHandlers = Symbol('kHandlers');
@@ -23,11 +15,8 @@ const kCreate = Symbol('kCreate');
 // kFast holds a target's only 'message' listener when it is a plain one (not
 // once, not an event handler): Go calls it directly (jsRealm.emit).
 const kFast = Symbol('kFast');
-const kThreadId = Symbol('kThreadId');
-const kLimits = Symbol('kLimits');
 const kEvent = Symbol('kEvent');
 const defineProperty = Object.defineProperty;
-const queueMicrotask_ = queueMicrotask;
 
 function listenersOf(t) {
 	let m = t[kListeners];
@@ -280,59 +269,6 @@ mixin(BroadcastChannel, eventTarget);
 handlerProps(BroadcastChannel, ['message', 'messageerror']);
 defineProperty(BroadcastChannel.prototype, Symbol.toStringTag, { value: 'BroadcastChannel', configurable: true });
 
-const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
-
-class Worker extends EventEmitter {
-	constructor(filename, options) {
-		super();
-		if (options === undefined) options = {};
-		if (options === null || typeof options !== 'object') {
-			throw new TypeError('The "options" argument must be of type object.');
-		}
-		if (options.env === SHARE_ENV) {
-			throw new Error('jsworker: SHARE_ENV is not supported: every worker has its own copy of process.env');
-		}
-		if (options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
-			throw new TypeError('The "options.env" property must be of type object.');
-		}
-		if (options.argv !== undefined && !Array.isArray(options.argv)) {
-			throw new TypeError('The "options.argv" property must be an array.');
-		}
-		const rl = options.resourceLimits;
-		const spec = {
-			eval: !!options.eval,
-			name: options.name === undefined ? '' : String(options.name),
-			argv: options.argv === undefined ? [] : options.argv.map(String),
-			env: options.env === undefined || options.env === null ? undefined : options.env,
-			hasWorkerData: options.workerData !== undefined,
-			workerData: options.workerData,
-			transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),
-			stackSizeMb: rl !== undefined && rl !== null && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0,
-			type: options.type === undefined ? '' : String(options.type),
-			envData: environmentData,
-		};
-		if (spec.eval && typeof filename !== 'string') {
-			throw new TypeError('The "filename" argument must be a string when options.eval is true.');
-		}
-		defineProperty(this, kLimits, { value: rl !== undefined && rl !== null ? Object.assign({}, rl) : {} });
-		defineProperty(this, kThreadId, { value: N.spawnNode(this, filename, spec), writable: true });
-	}
-	get threadId() { return this[kThreadId]; }
-	get resourceLimits() { return this[kLimits]; }
-	get stdin() { return null; }
-	get stdout() { return null; }
-	get stderr() { return null; }
-	postMessage(value, transfer) { N.workerPost(this, value, transferArg(transfer)); }
-	terminate(callback) {
-		const p = N.workerTerminate(this);
-		if (typeof callback === 'function') p.then(function (code) { callback(null, code); });
-		return p;
-	}
-	ref() { N.workerRef(this, true); }
-	unref() { N.workerRef(this, false); }
-	getHeapSnapshot() { return Promise.reject(new Error('jsworker: getHeapSnapshot is not supported')); }
-}
-
 class WebWorker {
 	constructor(url, options) {
 		if (options === undefined || options === null) options = {};
@@ -367,114 +303,6 @@ function receiveMessageOnPort(port) {
 	return r === undefined ? undefined : { message: r[0] };
 }
 
-const environmentData = new Map();
-
-function makeProcess(info) {
-	const p = new EventEmitter();
-	p.title = 'jsworker';
-	p.version = info.version;
-	p.versions = info.versions;
-	p.platform = info.platform;
-	p.arch = info.arch;
-	p.pid = info.pid;
-	p.ppid = info.ppid;
-	p.argv = info.argv;
-	p.argv0 = info.argv.length > 0 ? info.argv[0] : 'jsworker';
-	p.execArgv = [];
-	p.execPath = info.execPath;
-	p.env = info.env;
-	p.release = { name: 'node' };
-	p.config = { variables: {} };
-	p.features = {};
-	p.exit = function exit(code) { N.exit(code); };
-	defineProperty(p, 'exitCode', { get: N.getExitCode, set: N.setExitCode, enumerable: true, configurable: true });
-	const memoryUsage = function memoryUsage() { return N.memoryUsage(); };
-	memoryUsage.rss = function rss() { return N.rss(); };
-	p.memoryUsage = memoryUsage;
-	const hrtime = function hrtime(prev) {
-		const ns = N.hrtime();
-		let s = Math.floor(ns / 1e9), n = ns - s * 1e9;
-		if (prev !== undefined) {
-			if (!Array.isArray(prev) || prev.length !== 2) throw new TypeError('The "time" argument must be an array of 2 numbers');
-			s -= prev[0]; n -= prev[1];
-			if (n < 0) { s--; n += 1e9; }
-		}
-		return [s, n];
-	};
-	hrtime.bigint = function bigint() { return BigInt(N.hrtime()); };
-	p.hrtime = hrtime;
-	p.nextTick = function nextTick(fn, ...args) {
-		if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function.');
-		queueMicrotask_(function () { fn.apply(undefined, args); });
-	};
-	p.cwd = function cwd() { return N.cwd(); };
-	p.uptime = function uptime() { return N.uptime(); };
-	p.stdout = { write(s) { N.write(1, String(s)); return true; }, isTTY: false, fd: 1 };
-	p.stderr = { write(s) { N.write(2, String(s)); return true; }, isTTY: false, fd: 2 };
-	p.emitWarning = function emitWarning(w) {
-		N.write(2, '(jsworker) ' + (w instanceof Error ? w.name + ': ' + w.message : 'Warning: ' + String(w)) + '\n');
-	};
-	p.binding = function binding() { throw new Error('jsworker: process.binding is not supported'); };
-	defineProperty(p, Symbol.toStringTag, { value: 'process', configurable: true });
-	return p;
-}
-
-function makeModule(info) {
-	return {
-		isMainThread: info.isMainThread,
-		parentPort: info.parentPort,
-		workerData: info.workerData,
-		threadId: info.threadId,
-		resourceLimits: info.resourceLimits,
-		SHARE_ENV: SHARE_ENV,
-		Worker: Worker,
-		MessageChannel: MessageChannel,
-		MessagePort: MessagePort,
-		BroadcastChannel: BroadcastChannel,
-		receiveMessageOnPort: receiveMessageOnPort,
-		markAsUntransferable: function markAsUntransferable() {},
-		isMarkedAsUntransferable: function isMarkedAsUntransferable() { return false; },
-		moveMessagePortToContext: function moveMessagePortToContext() {
-			throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
-		},
-		setEnvironmentData: function setEnvironmentData(key, value) {
-			if (value === undefined) environmentData.delete(key); else environmentData.set(key, value);
-		},
-		getEnvironmentData: function getEnvironmentData(key) { return environmentData.get(key); },
-	};
-}
-
-function loadEnvironmentData(m) {
-	if (m instanceof Map) m.forEach(function (v, k) { environmentData.set(k, v); });
-}
-
-// Node-style timers return objects with ref/unref; their numeric id is
-// their primitive value, so clearTimeout takes either.
-function nodeTimers(g, setRef) {
-	class Timeout {
-		constructor(id, repeat) { this._id = id; this._repeat = repeat; this._ref = true; }
-		ref() { this._ref = true; setRef(this._id, true); return this; }
-		unref() { this._ref = false; setRef(this._id, false); return this; }
-		hasRef() { return this._ref; }
-		refresh() { return this; }
-		close() { clearTimeout_(this._id); return this; }
-		[Symbol.toPrimitive]() { return this._id; }
-	}
-	class Immediate {
-		constructor(id) { this._id = id; this._ref = true; }
-		ref() { this._ref = true; return this; }
-		unref() { this._ref = false; return this; }
-		hasRef() { return this._ref; }
-		[Symbol.toPrimitive]() { return this._id; }
-	}
-	const setTimeout_ = g.setTimeout, setInterval_ = g.setInterval, setImmediate_ = g.setImmediate;
-	const clearTimeout_ = g.clearTimeout;
-	const wrap = function (name, fn) { defineProperty(fn, 'name', { value: name }); return fn; };
-	g.setTimeout = wrap('setTimeout', function (fn, ms, ...args) { return new Timeout(setTimeout_(fn, ms, ...args), false); });
-	g.setInterval = wrap('setInterval', function (fn, ms, ...args) { return new Timeout(setInterval_(fn, ms, ...args), true); });
-	g.setImmediate = wrap('setImmediate', function (fn, ...args) { return new Immediate(setImmediate_(fn, ...args)); });
-}
-
 return {
 	fastKey: kFast,
 	emit: function (t, type, ...args) { return emit(t, type, args); },
@@ -493,18 +321,15 @@ return {
 		return emit(t, type, [a]);
 	},
 	newPort: function () { return new MessagePort(kCreate); },
-	setThreadId: function (w, id) { w[kThreadId] = id; },
 	errorEvent: errorEvent,
-	makeProcess: makeProcess,
-	makeModule: makeModule,
-	loadEnvironmentData: loadEnvironmentData,
-	nodeTimers: nodeTimers,
-	Worker: Worker,
+	transferArg: transferArg,
+	receiveMessageOnPort: receiveMessageOnPort,
+	workerPost: function (w, value, transfer) { N.workerPost(w, value, transferArg(transfer)); },
+	workerRef: function (w, on) { N.workerRef(w, on); },
 	WebWorker: WebWorker,
 	MessageChannel: MessageChannel,
 	MessagePort: MessagePort,
 	BroadcastChannel: BroadcastChannel,
 	EventEmitter: EventEmitter,
-	environmentData: environmentData,
 };
-})`, true)
+})

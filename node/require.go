@@ -1,4 +1,4 @@
-package core
+package node
 
 import (
 	"errors"
@@ -14,16 +14,18 @@ import (
 // by path through goja_nodejs's resolver), module, exports, __filename and
 // __dirname. The entry script runs as the realm's global code rather than
 // inside a module wrapper, so positions in stacks stay exact.
-func (n *nodeState) installRequire(w *Worker, r *jsRealm) error {
-	rt := w.rt
+func (n *nodeState) installRequire() error {
+	r, rt := n.r, n.r.Runtime()
 	g := rt.GlobalObject()
 	reg := require.NewRegistry()
-	load := func(_ *goja.Runtime, module *goja.Object) { module.Set("exports", r.threadsModule()) }
-	reg.RegisterNativeModule("worker_threads", load)
-	reg.RegisterNativeModule("node:worker_threads", load)
-	loadURL := func(rt *goja.Runtime, module *goja.Object) { module.Set("exports", urlExports(rt)) }
-	reg.RegisterNativeModule("url", loadURL)
-	reg.RegisterNativeModule("node:url", loadURL)
+	for _, name := range builtinNames {
+		load := func(_ *goja.Runtime, module *goja.Object) {
+			exports, _ := n.builtin(name)
+			_ = module.Set("exports", exports)
+		}
+		reg.RegisterNativeModule(name, load)
+		reg.RegisterNativeModule("node:"+name, load)
+	}
 	rm := reg.Enable(rt) // defines goja_nodejs's require; replaced below
 	module := rt.NewObject()
 	exports := rt.NewObject()
@@ -43,13 +45,13 @@ func (n *nodeState) installRequire(w *Worker, r *jsRealm) error {
 			}
 			if errors.Is(err, require.InvalidModuleError) || errors.Is(err, require.NoSuchBuiltInModuleError) ||
 				errors.Is(err, require.ModuleFileDoesNotExistError) {
-				e := r.newError("Error", "", "Cannot find module '"+name+"': jsworker provides the built-in "+
+				e := r.NewError("Error", "", "Cannot find module '"+name+"': jsworker provides the built-in "+
 					"modules worker_threads and url (also as node:worker_threads, node:url), and CommonJS files by path; "+
 					"other Node built-in modules are not available")
 				e.Set("code", "MODULE_NOT_FOUND")
 				panic(e)
 			}
-			panic(r.newError("Error", "", "require('"+name+"'): "+err.Error()))
+			panic(r.NewError("Error", "", "require('"+name+"'): "+err.Error()))
 		}
 		return v
 	}).(*goja.Object)

@@ -1,0 +1,91 @@
+package core
+
+import (
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
+)
+
+// An Extension adapts a worker's realm and event loop for a layer above core. The Node layer (package node) gives
+// every Node-style worker and the main program one: Node's globals, messages delivered to parentPort, a loop that
+// ends once nothing ref'd is left, uncaught errors that end the worker with an exit code. core never knows what
+// the layer is. Every method runs on the worker's thread.
+type Extension interface {
+	// Setup runs after the standard globals are installed and before Options.Setup and the script. An error ends
+	// the worker before its script runs, as an Options.Setup error does.
+	Setup(w *Worker, rt *goja.Runtime) error
+	// Accepting reports whether inbox messages are delivered now; while it is false they wait in the inbox.
+	Accepting() bool
+	// Deliver receives each inbox message instead of the worker global's 'message' event; it owns f and returns
+	// what a listener threw.
+	Deliver(f *clone.Frame) error
+	// Idle runs when the loop has run dry: no task, message, timer or immediate is ready and no ref'd handle is
+	// left (Worker.HasRefs). It returns true if it scheduled more work (the loop goes on) and false to end the
+	// worker.
+	Idle() bool
+	// Uncaught is offered every uncaught exception and unhandled rejection first; true means it took care of it
+	// (the record goes no further).
+	Uncaught(rec ErrorRecord) bool
+	// Builtin returns the exports of a built-in module a module worker imports (for example "node:os"), or false.
+	Builtin(specifier string) (*goja.Object, bool)
+	// End runs as the loop ends, before the worker's Realm ends and its outbox closes.
+	End()
+}
+
+// HasRefs reports whether the worker still has a ref'd handle that may produce work: a ref'd timer, an immediate,
+// or a ref'd child worker, started port or listening BroadcastChannel of its Realm. Worker thread only.
+func (w *Worker) HasRefs() bool {
+	if w.js != nil && w.js.refs > 0 {
+		return true
+	}
+	if len(w.immediates) > 0 {
+		return true
+	}
+	for _, t := range w.timers {
+		if !t.unref {
+			return true
+		}
+	}
+	return false
+}
+
+// SetTimerRef marks the timer with the given id ref'd (on) or not: an unref'd timer does not keep an Extension's
+// loop alive (Node's timeout.unref()). Worker thread only.
+func (w *Worker) SetTimerRef(id int64, on bool) {
+	if t := w.timerByID[id]; t != nil {
+		t.unref = !on
+	}
+}
+
+// RunTask runs fn now, on the worker's thread, as a macrotask of its loop: what it returns or throws is reported
+// as an uncaught exception, then unhandled rejections are reported. Worker thread only.
+func (w *Worker) RunTask(fn func() error) { w.macrotask(fn) }
+
+// Stopping reports whether Terminate was called.
+func (w *Worker) Stopping() bool { return w.isTerminating() }
+
+// Err returns the error that ends the worker abnormally so far (a Setup error, an internal error), or nil.
+// Worker thread only, or after Done.
+func (w *Worker) Err() error { return w.fatal }
+
+// Wake makes the worker's loop look for work again (for example after an Extension starts accepting messages).
+func (w *Worker) Wake() { w.wakeup() }
+
+// Options returns the options the worker was started with.
+func (w *Worker) Options() Options { return w.opts }
+
+// Filename returns the name the worker's script or entry module shows in stacks.
+func (w *Worker) Filename() string { return w.filename }
+
+// PostTo clones v out of rt into a frame and pushes it to c. Transferred buffers are detached in the sender only
+// once the channel accepted the frame: a refused post leaves them intact. It fails as Worker.PostMessage does.
+func PostTo(c *Channel, rt *goja.Runtime, v goja.Value, transfer []goja.Value) error {
+	f, commit, err := clone.SerializeTransfer(rt, v, clone.Options{MaxBytes: c.limits.MaxFrameBytes, Transfer: transfer})
+	if err != nil {
+		return err
+	}
+	if err := c.Push(f); err != nil {
+		return err
+	}
+	commit()
+	return nil
+}

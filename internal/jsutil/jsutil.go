@@ -1,0 +1,77 @@
+// Package jsutil holds the small helpers every layer that builds JavaScript objects from Go shares: native
+// functions with their JavaScript name and length, lazily settled globals, and JavaScript sources compiled once per
+// process on first use.
+package jsutil
+
+import (
+	"errors"
+	"sync"
+
+	"github.com/dop251/goja"
+)
+
+// DefineFunc defines obj[name] as a native function whose JavaScript name and length are the given ones (goja
+// would otherwise name it after the Go function).
+func DefineFunc(rt *goja.Runtime, obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	f := rt.ToValue(fn).(*goja.Object)
+	// goja's order is writable, configurable, enumerable: a function's name and length are read-only,
+	// configurable and not enumerable.
+	_ = f.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = f.DefineDataProperty("length", rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	_ = obj.Set(name, f)
+}
+
+// DefineLazyGlobal defines globalThis[name] as an accessor that makes the value on first access and then replaces
+// itself with an ordinary data property (writable, configurable, not enumerable, like the standard constructors);
+// assigning to it first also settles it. A realm that never touches the global pays two native functions, not the
+// value.
+func DefineLazyGlobal(rt *goja.Runtime, name string, value func() goja.Value) error {
+	g := rt.GlobalObject()
+	settle := func(v goja.Value) {
+		_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	}
+	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+		v := value()
+		settle(v)
+		return v
+	})
+	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		settle(c.Argument(0))
+		return goja.Undefined()
+	})
+	return g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// A Source is a JavaScript source of the library (embedded from a .js file) that evaluates to a factory function.
+// It is compiled once per process, the first time a realm needs it, and the compiled program is shared by every
+// runtime: loading the library costs nothing until then.
+type Source struct {
+	name string
+	prg  func() *goja.Program
+}
+
+// NewSource returns the Source of src, shown as name in stack traces. It does not compile anything.
+func NewSource(name, src string) *Source {
+	return &Source{name: name, prg: sync.OnceValue(func() *goja.Program {
+		return goja.MustCompile(name, src, true) // the library's own sources: a syntax error is a build bug
+	})}
+}
+
+// Name is the name the source's functions show in stack traces.
+func (s *Source) Name() string { return s.name }
+
+// Program returns the compiled program, compiling it on first use.
+func (s *Source) Program() *goja.Program { return s.prg() }
+
+// Call runs the source in rt and calls the factory it evaluates to with args.
+func (s *Source) Call(rt *goja.Runtime, args ...goja.Value) (goja.Value, error) {
+	mk, err := rt.RunProgram(s.Program())
+	if err != nil {
+		return nil, err
+	}
+	factory, ok := goja.AssertFunction(mk)
+	if !ok {
+		return nil, errors.New("jsworker: " + s.name + " does not evaluate to a function")
+	}
+	return factory(goja.Undefined(), args...)
+}

@@ -1,0 +1,266 @@
+package node
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/core"
+)
+
+// The parent side of worker_threads' Worker: a core.Child whose hooks emit Node's events — 'online' once the
+// worker runs JavaScript, its messages, 'error' with its uncaught exception, then 'exit' with its exit code — and
+// settle terminate()'s promises.
+
+// A threadLink is what a worker_threads worker shares with its parent.
+type threadLink struct {
+	online   atomic.Bool                 // the worker started running JavaScript
+	exitCode atomic.Int32                // written before the outbox closes
+	errFrame atomic.Pointer[clone.Frame] // the worker's uncaught exception, serialized
+	child    atomic.Pointer[core.Child]  // the parent's side, once known
+}
+
+// wake schedules the parent's drain.
+func (l *threadLink) wake() {
+	if c := l.child.Load(); c != nil {
+		c.Schedule()
+	}
+}
+
+// A nodeChild is the core.ChildHooks of one worker_threads Worker. Parent realm thread only.
+type nodeChild struct {
+	n          *nodeState // the parent's
+	link       *threadLink
+	compileErr error // the script did not compile: the child never started
+	onlineSent bool
+	waiters    []func(any) error // terminate() promises
+}
+
+func (nc *nodeChild) BeforeMessages(c *core.Child) bool {
+	if !nc.onlineSent && nc.link.online.Load() {
+		nc.onlineSent = true
+		r := c.Realm()
+		return r.Report(r.Emit(c.Object(), "online"))
+	}
+	return false
+}
+
+// Exited emits 'error' (an uncaught exception or a compile error) then 'exit', and settles terminate() promises
+// with the exit code.
+func (nc *nodeChild) Exited(c *core.Child) {
+	delete(nc.n.children, c)
+	r := c.Realm()
+	code := 1
+	var errVal goja.Value
+	if c.Worker() != nil {
+		code = int(nc.link.exitCode.Load())
+		if f := nc.link.errFrame.Swap(nil); f != nil {
+			v, err := clone.Deserialize(r.Runtime(), f)
+			if err != nil {
+				v = r.NewError("Error", "", "jsworker: the worker's uncaught exception could not be cloned: "+err.Error())
+			}
+			errVal = v
+		}
+	} else {
+		errVal = r.CompileError(nc.compileErr)
+	}
+	_, _ = nc.n.call("setThreadId", c.Object(), r.Runtime().ToValue(-1))
+	if errVal != nil && r.Report(r.Emit(c.Object(), "error", errVal)) {
+		return
+	}
+	if r.Report(r.Emit(c.Object(), "exit", r.Runtime().ToValue(code))) {
+		return
+	}
+	for _, resolve := range nc.waiters {
+		_ = resolve(code)
+	}
+	nc.waiters = nil
+}
+
+// childNatives are worker_threads.js's natives (its N).
+func (n *nodeState) childNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
+	def("spawn", 3, func(c goja.FunctionCall) goja.Value {
+		obj, _ := c.Argument(0).(*goja.Object)
+		spec, _ := c.Argument(2).(*goja.Object)
+		return n.r.Runtime().ToValue(n.spawnChild(obj, c.Argument(1), spec))
+	})
+	def("terminate", 1, func(c goja.FunctionCall) goja.Value {
+		rt := n.r.Runtime()
+		p, resolve, _ := rt.NewPromise()
+		ch := n.r.ChildOf(c.Argument(0))
+		if ch == nil {
+			_ = resolve(goja.Undefined())
+			return rt.ToValue(p)
+		}
+		nc := n.children[ch]
+		if nc != nil {
+			nc.waiters = append(nc.waiters, resolve)
+		}
+		if ch.Worker() != nil {
+			ch.Worker().Terminate()
+		}
+		return rt.ToValue(p)
+	})
+}
+
+// workerPath resolves worker_threads' filename argument as Node does: an absolute path, a path starting with ./
+// or ../ (from the current directory), or a file: URL (a string or a URL object).
+func workerPath(v goja.Value) (string, error) {
+	s := v.String()
+	if o, ok := v.(*goja.Object); ok {
+		if href := o.Get("href"); href != nil && !goja.IsUndefined(href) {
+			s = href.String()
+		}
+	}
+	switch {
+	case strings.HasPrefix(s, "file:"):
+		u, err := url.Parse(s)
+		if err != nil {
+			return "", err
+		}
+		return u.Path, nil
+	case strings.HasPrefix(s, "data:"), strings.Contains(s, "://"):
+		return "", fmt.Errorf("jsworker: worker URL %q is not supported (only file: URLs and paths)", s)
+	case filepath.IsAbs(s):
+		return s, nil
+	case strings.HasPrefix(s, "./"), strings.HasPrefix(s, "../"):
+		return filepath.Abs(s)
+	}
+	return "", fmt.Errorf("the worker script or module filename must be an absolute path or a relative path "+
+		"starting with './' or '../'. Received %q", s)
+}
+
+// spawnChild starts a worker_threads Worker behind obj and returns its threadId (-1 when the script does not
+// compile: the 'error' event follows).
+func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.Object) int64 {
+	r, rt := n.r, n.r.Runtime()
+	get := func(k string) goja.Value {
+		v := spec.Get(k)
+		if v == nil {
+			return goja.Undefined()
+		}
+		return v
+	}
+	var source, filename string
+	if get("eval").ToBoolean() {
+		source, filename = target.String(), "[worker eval]"
+	} else {
+		p, err := workerPath(target)
+		if err != nil {
+			panic(r.NewError("TypeError", "", err.Error()))
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			panic(r.NewError("Error", "", "Cannot find module '"+p+"': "+err.Error()))
+		}
+		source, filename = string(b), p
+	}
+	isModule := get("type").String() == "module" || isModulePath(filename)
+	ns := &nodeState{filename: filename}
+	if argv := get("argv"); !goja.IsUndefined(argv) {
+		_ = rt.ExportTo(argv, &ns.argv)
+	}
+	ns.argv = append([]string{execPath(), filename}, ns.argv...)
+
+	// What the child reads from its parent: each a frame, read in its realm.
+	frames := make([]*clone.Frame, 0, 3)
+	release := func() {
+		for _, f := range frames {
+			f.Release()
+		}
+	}
+	maxFrame := core.JSLimits.MaxFrameBytes
+	mk := func(v goja.Value) *clone.Frame {
+		f, err := clone.Serialize(rt, v, clone.Options{MaxBytes: maxFrame})
+		if err != nil {
+			release()
+			r.Throw("Worker", err)
+		}
+		frames = append(frames, f)
+		return f
+	}
+	if env := get("env"); !goja.IsUndefined(env) {
+		ns.envFrame = mk(env)
+	} else if n.process != nil {
+		ns.envFrame = mk(n.process.Get("env"))
+	} else {
+		ns.env = os.Environ()
+	}
+	if m, ok := get("envData").(*goja.Object); ok && m.Get("size").ToInteger() > 0 {
+		ns.envDataFrame = mk(m)
+	}
+	commit := func() {}
+	if get("hasWorkerData").ToBoolean() {
+		f, cm, err := clone.SerializeTransfer(rt, get("workerData"),
+			clone.Options{MaxBytes: maxFrame, Transfer: r.TransferList(get("transferList"))})
+		if err != nil {
+			release()
+			r.Throw("Worker", err)
+		}
+		frames = append(frames, f)
+		ns.dataFrame, ns.hasData, commit = f, true, cm
+	}
+
+	link := &threadLink{}
+	ns.link = link
+	nc := &nodeChild{n: n, link: link}
+	opts := r.ChildOptions(get("name").String(), filename)
+	if mb := get("stackSizeMb").ToFloat(); mb > 0 {
+		opts.MaxCallStackSize = max(int(mb*2500), 100)
+	}
+	opts.Extension = &onlineExt{nodeState: ns}
+	w, err := core.SpawnFile(filename, source, isModule, opts)
+	if err != nil {
+		release()
+		var syn *goja.CompilerSyntaxError
+		if !errors.As(err, &syn) {
+			r.Throw("Worker", err)
+		}
+		// As in Node, a script that does not compile is an 'error' event.
+		nc.compileErr = err
+		n.addChild(r.AddChild(obj, nil, nc), nc)
+		return -1
+	}
+	commit()
+	c := r.AddChild(obj, w, nc)
+	n.addChild(c, nc)
+	link.child.Store(c)
+	c.Schedule() // online may have come before the link knew the child
+	return int64(w.ID())
+}
+
+// addChild remembers nc as the hooks of c, for terminate().
+func (n *nodeState) addChild(c *core.Child, nc *nodeChild) {
+	if n.children == nil {
+		n.children = make(map[*core.Child]*nodeChild)
+	}
+	n.children[c] = nc
+}
+
+// onlineExt is a child's nodeState that tells its parent once its setup is done ('online').
+type onlineExt struct{ *nodeState }
+
+func (o *onlineExt) Setup(w *core.Worker, rt *goja.Runtime) error {
+	if err := o.nodeState.Setup(w, rt); err != nil {
+		return err
+	}
+	o.link.online.Store(true)
+	o.link.wake()
+	return nil
+}
+
+// isModulePath tells whether a worker file is an ES module by its name.
+func isModulePath(p string) bool {
+	for _, ext := range []string{".mjs", ".mts", ".ts"} {
+		if strings.HasSuffix(p, ext) {
+			return true
+		}
+	}
+	return false
+}

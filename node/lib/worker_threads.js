@@ -1,0 +1,99 @@
+// worker_threads (node/threads.go): the Worker class of Node-style workers and the module's exports. core holds
+// the JavaScript side of the ports, channels and the web Worker every realm has; N holds this realm's Node natives.
+(function (core, N) {
+'use strict';
+const EventEmitter = core.EventEmitter;
+const defineProperty = Object.defineProperty;
+const kThreadId = Symbol('kThreadId');
+const kLimits = Symbol('kLimits');
+const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
+
+const environmentData = new Map();
+
+class Worker extends EventEmitter {
+	constructor(filename, options) {
+		super();
+		if (options === undefined) options = {};
+		if (options === null || typeof options !== 'object') {
+			throw new TypeError('The "options" argument must be of type object.');
+		}
+		if (options.env === SHARE_ENV) {
+			throw new Error('jsworker: SHARE_ENV is not supported: every worker has its own copy of process.env');
+		}
+		if (options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
+			throw new TypeError('The "options.env" property must be of type object.');
+		}
+		if (options.argv !== undefined && !Array.isArray(options.argv)) {
+			throw new TypeError('The "options.argv" property must be an array.');
+		}
+		const rl = options.resourceLimits;
+		const spec = {
+			eval: !!options.eval,
+			name: options.name === undefined ? '' : String(options.name),
+			argv: options.argv === undefined ? [] : options.argv.map(String),
+			env: options.env === undefined || options.env === null ? undefined : options.env,
+			hasWorkerData: options.workerData !== undefined,
+			workerData: options.workerData,
+			transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),
+			stackSizeMb: rl !== undefined && rl !== null && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0,
+			type: options.type === undefined ? '' : String(options.type),
+			envData: environmentData,
+		};
+		if (spec.eval && typeof filename !== 'string') {
+			throw new TypeError('The "filename" argument must be a string when options.eval is true.');
+		}
+		defineProperty(this, kLimits, { value: rl !== undefined && rl !== null ? Object.assign({}, rl) : {} });
+		defineProperty(this, kThreadId, { value: N.spawn(this, filename, spec), writable: true });
+	}
+	get threadId() { return this[kThreadId]; }
+	get resourceLimits() { return this[kLimits]; }
+	get stdin() { return null; }
+	get stdout() { return null; }
+	get stderr() { return null; }
+	postMessage(value, transfer) { core.workerPost(this, value, transfer); }
+	terminate(callback) {
+		const p = N.terminate(this);
+		if (typeof callback === 'function') p.then(function (code) { callback(null, code); });
+		return p;
+	}
+	ref() { core.workerRef(this, true); }
+	unref() { core.workerRef(this, false); }
+	getHeapSnapshot() { return Promise.reject(new Error('jsworker: getHeapSnapshot is not supported')); }
+}
+
+function makeModule(info) {
+	return {
+		isMainThread: info.isMainThread,
+		parentPort: info.parentPort,
+		workerData: info.workerData,
+		threadId: info.threadId,
+		resourceLimits: info.resourceLimits,
+		SHARE_ENV: SHARE_ENV,
+		Worker: Worker,
+		MessageChannel: core.MessageChannel,
+		MessagePort: core.MessagePort,
+		BroadcastChannel: core.BroadcastChannel,
+		receiveMessageOnPort: core.receiveMessageOnPort,
+		markAsUntransferable: function markAsUntransferable() {},
+		isMarkedAsUntransferable: function isMarkedAsUntransferable() { return false; },
+		moveMessagePortToContext: function moveMessagePortToContext() {
+			throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
+		},
+		setEnvironmentData: function setEnvironmentData(key, value) {
+			if (value === undefined) environmentData.delete(key); else environmentData.set(key, value);
+		},
+		getEnvironmentData: function getEnvironmentData(key) { return environmentData.get(key); },
+	};
+}
+
+function loadEnvironmentData(m) {
+	if (m instanceof Map) m.forEach(function (v, k) { environmentData.set(k, v); });
+}
+
+return {
+	makeModule: makeModule,
+	loadEnvironmentData: loadEnvironmentData,
+	setThreadId: function (w, id) { w[kThreadId] = id; },
+	Worker: Worker,
+};
+})

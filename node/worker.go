@@ -1,0 +1,311 @@
+package node
+
+import (
+	_ "embed"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/internal/stackpos"
+	"github.com/jsworker/jsworker/web"
+)
+
+// Node-style workers: the main program (program.go) and the workers that worker_threads creates (child.go). They
+// are core Workers whose core.Extension is a nodeState, and differ from web-style workers in three ways:
+//
+//   - their loop ends by itself once nothing ref'd is left (no ref'd timer, child worker or started port; a
+//     parentPort with a 'message' listener counts), as Node's does;
+//   - an uncaught exception or unhandled rejection ends them with exit code 1 (the main program prints it, a
+//     worker's parent gets an 'error' event); process.exit(n) ends them with n;
+//   - their globals are Node's: process, require, module, exports, __filename, __dirname, global, timers returning
+//     Timeout objects; the web worker globals (self, postMessage, onmessage, close, name …) are removed. Messages
+//     from the parent go to worker_threads.parentPort.
+//
+// A nodeState is touched only on its worker's goroutine.
+type nodeState struct {
+	w *core.Worker
+	r *core.Realm
+
+	main     bool        // the main program: no parent
+	link     *threadLink // shared with the parent; nil for the main program
+	filename string      // process.argv[1], __filename
+	source   string      // the main program's source, for error excerpts
+	argv     []string
+	env      []string               // "K=V" pairs, when envFrame is nil
+	stderr   io.Writer              // the main program's error output
+	onError  func(core.ErrorRecord) // the main program's Options.OnError: gets the uncaught error instead of stderr
+
+	// From the parent, each read once in the worker's realm.
+	envFrame, envDataFrame, dataFrame *clone.Frame
+	hasData                           bool
+
+	accepting bool // parentPort started: inbox messages are delivered
+	exitSet   bool // process.exit or an uncaught exception fixed exitCode
+	exitSent  bool // process 'exit' was emitted (once, whatever ends the realm)
+	exitCode  int
+	codeProp  goja.Value // process.exitCode
+	code      int        // the final exit code, once the loop ended
+	codeSet   bool
+
+	errorCtor  *goja.Object // the realm's original Error constructor
+	process    *goja.Object
+	parentPort *parentPort
+	threads    *goja.Object // the worker_threads exports, made on first require
+	wt         *goja.Object // worker_threads.js's result, made on first use
+
+	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+}
+
+// webGlobals are the web worker globals a Node-style worker does not have.
+var webGlobals = [...]string{"self", "postMessage", "close", "onmessage", "onmessageerror",
+	"addEventListener", "removeEventListener", "name"}
+
+//go:embed lib/timers.js
+var timersJS string
+
+// timersSource wraps a realm's timers so that they return Node's Timeout and Immediate objects.
+var timersSource = jsutil.NewSource("node:internal/timers", timersJS)
+
+// Setup installs Node's globals in w's realm (core.Extension). It runs on w's goroutine, before the script.
+func (n *nodeState) Setup(w *core.Worker, rt *goja.Runtime) error {
+	n.w = w
+	g := rt.GlobalObject()
+	n.errorCtor, _ = g.Get("Error").(*goja.Object)
+	for _, name := range webGlobals {
+		_ = g.Delete(name)
+	}
+	n.r = w.Realm()
+	var err error
+	if ex := rt.Try(func() { err = n.install(rt) }); ex != nil {
+		return ex
+	}
+	return err
+}
+
+func (n *nodeState) install(rt *goja.Runtime) error {
+	g := rt.GlobalObject()
+	_ = g.Set("global", g)
+	setRef := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
+		return goja.Undefined()
+	})
+	if _, err := timersSource.Call(rt, g, setRef); err != nil {
+		return err
+	}
+	proc, err := n.makeProcess()
+	if err != nil {
+		return err
+	}
+	n.process = proc
+	_ = g.DefineDataProperty("process", proc, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	if n.envDataFrame != nil {
+		f := n.envDataFrame
+		n.envDataFrame = nil
+		m, err := clone.Deserialize(rt, f)
+		if err != nil {
+			return err
+		}
+		if _, err := n.call("loadEnvironmentData", m); err != nil {
+			return err
+		}
+	}
+	return n.installRequire()
+}
+
+// Accepting reports whether parentPort has been started (core.Extension).
+func (n *nodeState) Accepting() bool { return n.accepting }
+
+// Deliver dispatches one message from the parent on parentPort (core.Extension).
+func (n *nodeState) Deliver(f *clone.Frame) error {
+	if n.parentPort == nil {
+		f.Release()
+		return nil
+	}
+	v, err := clone.Deserialize(n.r.Runtime(), f)
+	if err != nil {
+		return n.r.Emit(n.parentPort.obj, "messageerror", n.r.CloneErrorValue(err))
+	}
+	return n.r.Emit(n.parentPort.obj, "message", v)
+}
+
+// Builtin resolves a module worker's import of a Node built-in module (core.Extension).
+func (n *nodeState) Builtin(specifier string) (*goja.Object, bool) {
+	return n.builtin(strings.TrimPrefix(specifier, "node:"))
+}
+
+// builtinNames are the built-in modules require and import know (also as node:<name>).
+var builtinNames = []string{"worker_threads", "url"}
+
+// builtin returns the exports of the built-in module name (without "node:"), or false.
+func (n *nodeState) builtin(name string) (*goja.Object, bool) {
+	switch name {
+	case "worker_threads":
+		return n.threadsModule(), true
+	case "url":
+		return web.URLExports(n.r.Runtime()), true
+	}
+	return nil, false
+}
+
+// Uncaught ends a Node-style worker with exit code 1 after an uncaught exception or unhandled rejection
+// (core.Extension). The main program prints the error (or hands it to its OnError); a worker sends it to its
+// parent as an 'error' event.
+func (n *nodeState) Uncaught(rec core.ErrorRecord) bool {
+	w := n.w
+	if w.Stopping() {
+		return true // already ending: this is fallout
+	}
+	n.exitSet, n.exitCode = true, 1
+	if n.main {
+		if n.onError != nil {
+			func() {
+				defer func() { _ = recover() }() // a hook that panics must not take the worker's thread down
+				n.onError(rec)
+			}()
+		} else {
+			n.printUncaught(rec)
+		}
+		n.emitProcess("exit", 1) // after the error is printed, as in Node
+	} else if n.link != nil {
+		n.link.errFrame.Store(n.errorFrame(rec))
+	}
+	w.Terminate()
+	return true
+}
+
+// errorFrame serializes what a worker's 'error' event carries: the thrown value, or an Error made from the record
+// when there is none or it cannot be cloned.
+func (n *nodeState) errorFrame(rec core.ErrorRecord) *clone.Frame {
+	rt := n.r.Runtime()
+	if v := rec.Value(); v != nil {
+		if f, err := clone.Serialize(rt, v, clone.Options{MaxBytes: core.JSLimits.MaxFrameBytes}); err == nil {
+			return f
+		}
+	}
+	ctor := n.errorCtor
+	if rec.Name != "" {
+		if c, ok := rt.GlobalObject().Get(rec.Name).(*goja.Object); ok {
+			ctor = c
+		}
+	}
+	var e *goja.Object
+	if ctor != nil {
+		e, _ = rt.New(ctor, rt.ToValue(rec.Message))
+	}
+	if e == nil {
+		e = n.r.NewError("Error", "", rec.Message)
+	}
+	if rec.Stack != "" {
+		_ = e.Set("stack", rec.Stack)
+	}
+	f, err := clone.Serialize(rt, e, clone.Options{})
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// printUncaught writes an uncaught error of the main program as Node does: the position and its source line with
+// a caret, then the stack.
+func (n *nodeState) printUncaught(rec core.ErrorRecord) {
+	out := n.stderr
+	if out == nil {
+		out = os.Stderr
+	}
+	var b strings.Builder
+	if rec.Filename != "" && rec.Line > 0 {
+		fmt.Fprintf(&b, "%s:%d\n", rec.Filename, rec.Line)
+		if rec.Filename == n.filename {
+			lines := strings.Split(n.source, "\n")
+			if rec.Line <= len(lines) {
+				l := strings.TrimRight(lines[rec.Line-1], "\r")
+				b.WriteString(l + "\n")
+				if rec.Column > 0 && rec.Column <= len(l)+1 {
+					b.WriteString(strings.Repeat(" ", rec.Column-1) + "^\n")
+				}
+			}
+		}
+		b.WriteString("\n")
+	}
+	switch {
+	case rec.Stack != "":
+		b.WriteString(stackpos.NodeStyle(rec.Stack))
+	case rec.Name != "":
+		b.WriteString(rec.Name + ": " + rec.Message)
+	case rec.Kind == core.ErrorUnhandledRejection:
+		b.WriteString("Uncaught (in promise) " + rec.Message)
+	default:
+		b.WriteString("Uncaught " + rec.Message)
+	}
+	b.WriteString("\n")
+	_, _ = io.WriteString(out, b.String())
+}
+
+// finalCode is the exit code of a Node-style worker whose loop ended.
+func (n *nodeState) finalCode() int {
+	switch {
+	case n.exitSet:
+		return n.exitCode
+	case n.w == nil, n.w.Err() != nil, n.w.Stopping(): // nil: ended before its Setup ran
+		return 1
+	case n.codeProp != nil && !goja.IsUndefined(n.codeProp) && !goja.IsNull(n.codeProp):
+		return int(int32(n.codeProp.ToInteger()))
+	}
+	return 0
+}
+
+// End fixes the exit code as the loop ends, before the outbox closes (the parent reads it once the outbox is
+// closed), and releases what the parent sent that was never read (core.Extension).
+func (n *nodeState) End() {
+	n.code, n.codeSet = n.finalCode(), true
+	if n.link != nil {
+		n.link.exitCode.Store(int32(n.code))
+	}
+	for _, f := range []*clone.Frame{n.envFrame, n.envDataFrame, n.dataFrame} {
+		f.Release()
+	}
+	n.envFrame, n.envDataFrame, n.dataFrame = nil, nil, nil
+}
+
+// Idle runs as the loop runs dry (core.Extension): process 'beforeExit' (with the exit code so far) — whose
+// listeners may schedule more work, and then the loop goes on (true) — else process 'exit', after which the loop
+// ends whatever the listeners did, as in Node.
+func (n *nodeState) Idle() bool {
+	w := n.w
+	if n.process == nil || w.Stopping() {
+		return false
+	}
+	w.RunTask(func() error { n.emitProcess("beforeExit", n.finalCode()); return nil })
+	if w.HasRefs() && !w.Stopping() {
+		return true
+	}
+	if !w.Stopping() {
+		w.RunTask(func() error { n.emitProcess("exit", n.finalCode()); return nil })
+	}
+	return false
+}
+
+// emitProcess emits event on the realm's process object (process.emit(event, code)); an exception a listener
+// throws is reported like any uncaught one.
+func (n *nodeState) emitProcess(event string, code int) {
+	if n.process == nil || n.r == nil || (event == "exit" && n.exitSent) {
+		return
+	}
+	rt := n.r.Runtime()
+	if event == "exit" {
+		n.exitSent = true
+		n.codeProp = rt.ToValue(code) // process.exitCode in the listeners, which may change it
+	}
+	emit, ok := goja.AssertFunction(n.process.Get("emit"))
+	if !ok {
+		return
+	}
+	if _, err := emit(n.process, rt.ToValue(event), rt.ToValue(code)); err != nil {
+		n.r.Report(err)
+	}
+}

@@ -1,0 +1,62 @@
+package web
+
+import (
+	_ "embed"
+	"io"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/sharedmem"
+)
+
+// Config says where a realm's standard globals send their output and how they reach the realm's owner.
+type Config struct {
+	Stdout, Stderr io.Writer                             // console output; nil: os.Stdout, os.Stderr
+	TimeOrigin     time.Time                             // performance.now() counts from here
+	Report         func(goja.Value)                      // receives what a queueMicrotask callback throws
+	Console        func(level string, args []goja.Value) // observes console calls before they print; may be nil
+	Shared         sharedmem.RealmOptions                // how Atomics may block and settle waitAsync
+}
+
+// Install defines the standard globals every realm has, worker or host: console, performance, queueMicrotask,
+// SharedArrayBuffer, Atomics, URL, URLSearchParams, TextEncoder, TextDecoder and structuredClone. Timers are
+// installed apart (InstallTimers), over the realm's loop. It runs on the realm's goroutine.
+func Install(rt *goja.Runtime, c Config) error {
+	g := rt.GlobalObject()
+	installConsole(rt, g, c.Stdout, c.Stderr, c.Console)
+
+	perf := rt.NewObject()
+	_ = perf.Set("timeOrigin", float64(c.TimeOrigin.UnixNano())/1e6)
+	jsutil.DefineFunc(rt, perf, "now", 0, func(goja.FunctionCall) goja.Value {
+		return rt.ToValue(float64(time.Since(c.TimeOrigin).Nanoseconds()) / 1e6)
+	})
+	_ = g.Set("performance", perf)
+
+	report := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		c.Report(call.Argument(0))
+		return goja.Undefined()
+	})
+	qm, err := microtaskSource.Call(rt, report)
+	if err != nil {
+		return err
+	}
+	_ = g.Set("queueMicrotask", qm)
+	if err := sharedmem.Install(rt, c.Shared); err != nil {
+		return err
+	}
+	if err := installURLGlobals(rt); err != nil {
+		return err
+	}
+	if err := installTextGlobals(rt); err != nil {
+		return err
+	}
+	return clone.InstallStructuredClone(rt)
+}
+
+//go:embed js/queuemicrotask.js
+var microtaskJS string
+
+// microtaskSource makes a realm's queueMicrotask.
+var microtaskSource = jsutil.NewSource("jsworker:queueMicrotask", microtaskJS)

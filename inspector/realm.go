@@ -40,7 +40,8 @@ type regexpFlag struct {
 
 // captureSrc returns the builtins in a fresh object. Each lookup is guarded so
 // that a realm missing one builtin still yields the others.
-var captureSrc = goja.MustCompile("inspector-capture.js", `(function () {
+var captureSrc = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("inspector-capture.js", `(function () {
 	var gopd = Object.getOwnPropertyDescriptor, gpo = Object.getPrototypeOf;
 	function pick(f) { try { return f(); } catch (e) { return undefined; } }
 	function getter(o, k) { return pick(function () { var d = gopd(o, k); return d && d.get; }); }
@@ -75,11 +76,12 @@ var captureSrc = goja.MustCompile("inspector-capture.js", `(function () {
 			pick(function () { return Symbol.prototype.valueOf; })]
 	};
 })()`, true)
+})
 
 // capture runs captureSrc in rt. The result object and its arrays are fresh
 // and have every field as an own data property, so reading them runs no code.
 func capture(rt *goja.Runtime) (*realmTools, error) {
-	v, err := rt.RunProgram(captureSrc)
+	v, err := rt.RunProgram(captureSrc())
 	if err != nil {
 		return nil, err
 	}

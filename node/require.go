@@ -18,7 +18,7 @@ func (n *nodeState) installRequire() error {
 	r, rt := n.r, n.r.Runtime()
 	g := rt.GlobalObject()
 	reg := require.NewRegistry()
-	for _, name := range builtinNames {
+	for _, name := range builtinNames() {
 		load := func(_ *goja.Runtime, module *goja.Object) {
 			exports, _ := n.builtin(name)
 			_ = module.Set("exports", exports)

@@ -12,7 +12,6 @@ import (
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/internal/stackpos"
-	"github.com/jsworker/jsworker/web"
 )
 
 // Node-style workers: the main program (program.go) and the workers that worker_threads creates (child.go). They
@@ -55,8 +54,9 @@ type nodeState struct {
 	errorCtor  *goja.Object // the realm's original Error constructor
 	process    *goja.Object
 	parentPort *parentPort
-	threads    *goja.Object // the worker_threads exports, made on first require
-	wt         *goja.Object // worker_threads.js's result, made on first use
+	threads    *goja.Object            // the worker_threads exports, made on first require
+	modules    map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
+	wt         *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
 }
@@ -136,20 +136,6 @@ func (n *nodeState) Deliver(f *clone.Frame) error {
 // Builtin resolves a module worker's import of a Node built-in module (core.Extension).
 func (n *nodeState) Builtin(specifier string) (*goja.Object, bool) {
 	return n.builtin(strings.TrimPrefix(specifier, "node:"))
-}
-
-// builtinNames are the built-in modules require and import know (also as node:<name>).
-var builtinNames = []string{"worker_threads", "url"}
-
-// builtin returns the exports of the built-in module name (without "node:"), or false.
-func (n *nodeState) builtin(name string) (*goja.Object, bool) {
-	switch name {
-	case "worker_threads":
-		return n.threadsModule(), true
-	case "url":
-		return web.URLExports(n.r.Runtime()), true
-	}
-	return nil, false
 }
 
 // Uncaught ends a Node-style worker with exit code 1 after an uncaught exception or unhandled rejection

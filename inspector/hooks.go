@@ -4,7 +4,6 @@
 package inspector
 
 import (
-	"reflect"
 	"slices"
 	"strconv"
 
@@ -197,7 +196,7 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	info := stmtInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, debugger: isDebugger, locals: in.visible()}
 	if in.fn != nil {
 		info.this, info.fn, info.async = in.fn.this, in.fn.id, in.fn.async
-		info.await = info.async && containsAwait(reflect.ValueOf(st), true)
+		info.await = info.async && containsAwait(st)
 	}
 	in.d.stmts = append(in.d.stmts, info)
 	in.s.stmts = append(in.s.stmts, id)

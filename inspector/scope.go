@@ -5,11 +5,10 @@
 package inspector
 
 import (
-	"reflect"
 	"slices"
 
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/unistring"
+	"github.com/jsworker/jsworker/internal/astwalk"
 )
 
 // A fnScope is what the instrumenter knows of the function it is in: the
@@ -50,10 +49,10 @@ func params(out []local, pl *ast.ParameterList) []local {
 }
 
 // enter returns the scope of a function, a method or a static block.
-func (in *instrumenter) enter(v reflect.Value) *fnScope {
+func (in *instrumenter) enter(n ast.Node) *fnScope {
 	fs := &fnScope{}
 	var decls []*ast.VariableDeclaration
-	switch n := v.Addr().Interface().(type) {
+	switch n := n.(type) {
 	case *ast.FunctionLiteral:
 		fs.this = !in.ctor
 		fs.async = n.Async
@@ -83,13 +82,13 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 		// defined; never a name it declares itself anywhere (that one
 		// shadows the outer one, maybe in its TDZ).
 		declared := make(map[string]bool)
-		if fl, ok := v.Addr().Interface().(*ast.FunctionLiteral); ok && fl.Name != nil {
+		if fl, ok := n.(*ast.FunctionLiteral); ok && fl.Name != nil {
 			declared[string(fl.Name.Name)] = true
 		}
 		for _, l := range fs.names {
 			declared[l.name] = true
 		}
-		declaredIn(v, declared, true)
+		declaredIn(n, declared)
 		outer := parent.names[:parent.base]
 		switch {
 		case parent.inParams: // a default value's function sees the parameters, not the body's vars
@@ -113,78 +112,54 @@ func (in *instrumenter) enter(v reflect.Value) *fnScope {
 	return fs
 }
 
-// declaredIn adds to out every name n binds in its own scopes: parameters,
+// declaredIn adds to out every name fn binds in its own scopes: parameters,
 // declarations of every kind in every block, catch parameters, names in
 // destructuring patterns (over-approximated: every identifier of a pattern),
-// without entering nested functions and classes (only their names). top
-// is true for the function itself, whose body it scans.
-func declaredIn(v reflect.Value, out map[string]bool, top bool) {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() && v.Type() != typeFile {
-			declaredIn(v.Elem(), out, top)
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			declaredIn(v.Index(i), out, false)
-		}
-	case reflect.Struct:
-		t := v.Type()
-		switch {
-		case !top && (t == typeFunc || t == typeArrow || t == typeStatic):
-			return
-		case t == typeClass:
-			if n := v.FieldByName("Name"); !n.IsNil() {
-				out[string(n.Interface().(*ast.Identifier).Name)] = true
+// without entering nested functions and classes (only their names).
+func declaredIn(fn ast.Node, out map[string]bool) {
+	astwalk.Inspect(fn, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassStaticBlock:
+			return n == fn
+		case *ast.ClassLiteral:
+			if n.Name != nil {
+				out[string(n.Name.Name)] = true
 			}
-			return
-		case t == typeFuncDecl:
-			if n := v.FieldByName("Function").Elem().FieldByName("Name"); !n.IsNil() {
-				out[string(n.Interface().(*ast.Identifier).Name)] = true
+			return false
+		case *ast.FunctionDeclaration:
+			if n.Function != nil && n.Function.Name != nil {
+				out[string(n.Function.Name.Name)] = true
 			}
-			return
-		case t == typeBinding || t == typeForDecl:
-			identifiersIn(v.FieldByName("Target"), out)
-		case t == typeParams:
-			identifiersIn(v.FieldByName("Rest"), out)
-		case t == typeCatch:
-			identifiersIn(v.FieldByName("Parameter"), out)
+			return false
+		case *ast.Binding:
+			identifiersIn(n.Target, out)
+		case *ast.ForDeclaration:
+			identifiersIn(n.Target, out)
+		case *ast.ParameterList:
+			identifiersIn(n.Rest, out)
+		case *ast.CatchStatement:
+			identifiersIn(n.Parameter, out)
 		}
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() {
-				declaredIn(v.Field(i), out, false)
-			}
-		}
-	}
+		return true
+	})
 }
 
-// identifiersIn adds every identifier under v to out, without entering
-// functions.
-func identifiersIn(v reflect.Value, out map[string]bool) {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() && v.Type() != typeFile {
-			identifiersIn(v.Elem(), out)
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			identifiersIn(v.Index(i), out)
-		}
-	case reflect.Struct:
-		t := v.Type()
-		if t == typeFunc || t == typeArrow || t == typeClass {
-			return
-		}
-		if t == typeIdent {
-			out[string(v.FieldByName("Name").Interface().(unistring.String))] = true
-			return
-		}
-		for i := range v.NumField() {
-			if t.Field(i).IsExported() {
-				identifiersIn(v.Field(i), out)
-			}
-		}
+// identifiersIn adds every identifier under n to out, without entering
+// functions and classes.
+func identifiersIn(n ast.Node, out map[string]bool) {
+	if n == nil {
+		return
 	}
+	astwalk.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral:
+			return false
+		case *ast.Identifier:
+			out[string(n.Name)] = true
+			return false
+		}
+		return true
+	})
 }
 
 // push makes names visible in the current function until the returned
@@ -233,42 +208,26 @@ func (in *instrumenter) visibleOwn() []local {
 	return out
 }
 
-var typeAwait = reflect.TypeFor[ast.AwaitExpression]()
-
-// containsAwait reports whether the statement v has an await in its own
-// expressions: nested statements (they have hooks of their own) and nested
-// functions are not looked into. top is true for the statement itself.
-func containsAwait(v reflect.Value, top bool) bool {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if v.IsNil() || v.Type() == typeFile {
-			return false
+// containsAwait reports whether statement st has an await in its own
+// expressions: nested statements (they have hooks of their own: statement
+// lists, single-statement bodies, blocks) and nested functions and classes
+// are not looked into.
+func containsAwait(st ast.Statement) bool {
+	found := false
+	var look func(c astwalk.Child)
+	look = func(c astwalk.Child) {
+		if found || c.List != nil || c.Slot != nil {
+			return
 		}
-		if !top && (v.Type() == typeStmt || v.Type() == typeStmtBlock) {
-			return false
+		switch c.Node.(type) {
+		case *ast.AwaitExpression:
+			found = true
+			return
+		case *ast.BlockStatement, *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral:
+			return
 		}
-		return containsAwait(v.Elem(), top)
-	case reflect.Slice:
-		if v.Type() == typeStmtList {
-			return false
-		}
-		for i := range v.Len() {
-			if containsAwait(v.Index(i), false) {
-				return true
-			}
-		}
-	case reflect.Struct:
-		switch v.Type() {
-		case typeAwait:
-			return true
-		case typeFunc, typeArrow, typeClass:
-			return false
-		}
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() && containsAwait(v.Field(i), false) {
-				return true
-			}
-		}
+		astwalk.Children(c.Node, look)
 	}
-	return false
+	astwalk.Children(st, look)
+	return found
 }

@@ -7,7 +7,6 @@ package inspector
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -140,8 +139,8 @@ func (d *Debugger) newScript(url, source string) *script {
 // error nothing of sc is kept. skip, if not nil, names the statements that
 // get no hook.
 func (d *Debugger) instrument(sc *script, prg *ast.Program, strict bool, skip func(ast.Statement) bool) (*goja.Program, error) {
-	in := instrumenter{d: d, s: sc, prg: prg, seen: make(map[seenKey]bool), skip: skip}
-	in.walk(reflect.ValueOf(prg))
+	in := instrumenter{d: d, s: sc, prg: prg, skip: skip}
+	in.walk(prg)
 	p, err := goja.CompileAST(prg, strict)
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]

@@ -4,18 +4,15 @@
 package inspector
 
 import (
-	"reflect"
-
 	"github.com/dop251/goja/ast"
-	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
+	"github.com/jsworker/jsworker/internal/astwalk"
 )
 
 type instrumenter struct {
 	d       *Debugger
 	s       *script
 	prg     *ast.Program
-	seen    map[seenKey]bool
 	try     int      // enclosing try blocks with a catch clause, within the current function
 	fn      *fnScope // nil at the top level of the script
 	derived bool     // inside a class with an extends clause
@@ -27,150 +24,112 @@ type instrumenter struct {
 	skip func(ast.Statement) bool
 }
 
-// seenKey identifies a visited node: a pointer and its type, since a
-// struct and its first field share an address.
-type seenKey struct {
-	t reflect.Type
-	p uintptr
-}
-
-var (
-	typeStmt      = reflect.TypeFor[ast.Statement]()
-	typeStmtList  = reflect.TypeFor[[]ast.Statement]()
-	typeLabelled  = reflect.TypeFor[ast.LabelledStatement]()
-	typeFile      = reflect.TypeFor[*file.File]()
-	typeStmtBlock = reflect.TypeFor[*ast.BlockStatement]()
-	typeThrow     = reflect.TypeFor[ast.ThrowStatement]()
-	typeTry       = reflect.TypeFor[ast.TryStatement]()
-	typeFunc      = reflect.TypeFor[ast.FunctionLiteral]()
-	typeArrow     = reflect.TypeFor[ast.ArrowFunctionLiteral]()
-	typeClass     = reflect.TypeFor[ast.ClassLiteral]()
-	typeStatic    = reflect.TypeFor[ast.ClassStaticBlock]()
-	typeMethod    = reflect.TypeFor[ast.MethodDefinition]()
-	typeFor       = reflect.TypeFor[ast.ForStatement]()
-	typeForIn     = reflect.TypeFor[ast.ForInStatement]()
-	typeForOf     = reflect.TypeFor[ast.ForOfStatement]()
-	typeCatch     = reflect.TypeFor[ast.CatchStatement]()
-	typeFuncDecl  = reflect.TypeFor[ast.FunctionDeclaration]()
-	typeIdent     = reflect.TypeFor[ast.Identifier]()
-	typeBinding   = reflect.TypeFor[ast.Binding]()
-	typeParams    = reflect.TypeFor[ast.ParameterList]()
-	typeForDecl   = reflect.TypeFor[ast.ForDeclaration]()
-)
-
-// walk descends through every exported field of the AST (goja's ast package
-// has no visitor), instruments every statement list and wraps every
-// single-statement body (if, loops, with) into a block holding its hook. The
-// statement of a label is left alone: its hook goes before the label, and a
-// block in between would break `continue label`. Expression bodies of arrow
-// functions become blocks with a hook (concise); function bodies get a guard.
-func (in *instrumenter) walk(v reflect.Value) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || v.Type() == typeFile {
-			return
+// walk descends through every node under n (astwalk gives each once),
+// instruments every statement list and wraps every single-statement body
+// (if, loops, with) into a block holding its hook. The statement of a label
+// is left alone: its hook goes before the label, and a block in between
+// would break `continue label`. Expression bodies of arrow functions become
+// blocks with a hook (concise); function bodies get a guard.
+func (in *instrumenter) walk(n ast.Node) {
+	switch n.(type) {
+	case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral, *ast.ClassStaticBlock:
+		// A try outside does not catch in here.
+		saved, savedFn := in.try, in.fn
+		in.try = 0
+		if _, ok := n.(*ast.ClassLiteral); !ok {
+			in.fn = in.enter(n)
 		}
-		k := seenKey{v.Type(), v.Pointer()}
-		if in.seen[k] {
-			return
+		defer func() { in.try, in.fn = saved, savedFn }()
+	}
+	_, labelled := n.(*ast.LabelledStatement)
+	var tryBody, params ast.Node // the children walked with in.try or in.fn.inParams set
+	switch n := n.(type) {
+	case *ast.ClassLiteral:
+		defer func(saved bool) { in.derived = saved }(in.derived)
+		in.derived = n.SuperClass != nil
+	case *ast.FunctionDeclaration:
+		in.hoisted = true
+	case *ast.MethodDefinition:
+		if in.derived && !n.Static && n.Kind == ast.PropertyKindMethod && propName(n.Key) == "constructor" {
+			in.ctor = true
 		}
-		in.seen[k] = true
-		in.walk(v.Elem())
-	case reflect.Interface:
-		if !v.IsNil() {
-			in.walk(v.Elem())
+	case *ast.ForStatement:
+		if ld, ok := n.Initializer.(*ast.ForLoopInitializerLexicalDecl); ok {
+			defer in.push(bindingNames(nil, ld.LexicalDeclaration.Token == token.CONST, ld.LexicalDeclaration.List))()
 		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			in.walk(v.Index(i))
+	case *ast.ForInStatement:
+		defer in.push(forDeclared(n.Into))()
+	case *ast.ForOfStatement:
+		defer in.push(forDeclared(n.Into))()
+	case *ast.CatchStatement:
+		if id, ok := n.Parameter.(*ast.Identifier); ok {
+			defer in.push([]local{{name: string(id.Name)}})()
 		}
-	case reflect.Struct:
-		t := v.Type()
-		if t == typeFunc || t == typeArrow || t == typeClass || t == typeStatic { // a try outside does not catch in here
-			saved, savedFn := in.try, in.fn
-			in.try = 0
-			if t != typeClass {
-				in.fn = in.enter(v)
-			}
-			defer func() { in.try, in.fn = saved, savedFn }()
+	case *ast.TryStatement:
+		if n.Catch != nil && n.Body != nil {
+			tryBody = n.Body
 		}
-		switch t {
-		case typeClass:
-			derived := !v.FieldByName("SuperClass").IsNil()
-			defer func(saved bool) { in.derived = saved }(in.derived)
-			in.derived = derived
-		case typeFuncDecl:
-			in.hoisted = true
-		case typeMethod:
-			md := v.Addr().Interface().(*ast.MethodDefinition)
-			if in.derived && !md.Static && md.Kind == ast.PropertyKindMethod && propName(md.Key) == "constructor" {
-				in.ctor = true
-			}
-		case typeFor:
-			if ld, ok := v.Addr().Interface().(*ast.ForStatement).Initializer.(*ast.ForLoopInitializerLexicalDecl); ok {
-				defer in.push(bindingNames(nil, ld.LexicalDeclaration.Token == token.CONST, ld.LexicalDeclaration.List))()
-			}
-		case typeForIn, typeForOf:
-			if fd, ok := v.FieldByName("Into").Interface().(*ast.ForDeclaration); ok {
-				if id, ok := fd.Target.(*ast.Identifier); ok {
-					defer in.push([]local{{name: string(id.Name), konst: fd.IsConst}})()
-				}
-			}
-		case typeCatch:
-			if id, ok := v.Addr().Interface().(*ast.CatchStatement).Parameter.(*ast.Identifier); ok {
-				defer in.push([]local{{name: string(id.Name)}})()
-			}
+	case *ast.FunctionLiteral:
+		if n.ParameterList != nil {
+			params = n.ParameterList
 		}
-		for i := range v.NumField() {
-			if !t.Field(i).IsExported() {
-				continue
-			}
-			f := v.Field(i)
-			if f.Type() == typeStmtList && f.CanSet() {
-				f.Set(reflect.ValueOf(in.list(f.Interface().([]ast.Statement))))
-				continue
-			}
-			if t == typeTry && t.Field(i).Name == "Body" && !v.FieldByName("Catch").IsNil() {
-				in.try++
-				in.walk(f)
-				in.try--
-			} else if (t == typeFunc || t == typeArrow) && t.Field(i).Name == "ParameterList" && in.fn != nil {
-				in.fn.inParams = true
-				in.walk(f)
-				in.fn.inParams = false
-			} else {
-				in.walk(f)
-			}
-			if !f.CanSet() {
-				continue
-			}
-			switch {
-			case f.Type() == typeStmt && t != typeLabelled && !f.IsNil() && f.Elem().Type() != typeStmtBlock:
-				st := f.Interface().(ast.Statement)
-				if h := in.hook(st); h != nil {
-					f.Set(reflect.ValueOf(&ast.BlockStatement{LeftBrace: st.Idx0(), List: []ast.Statement{h, st}, RightBrace: st.Idx0()}))
-				}
-			}
-		}
-		if t == typeThrow && v.CanAddr() && (in.skip == nil || !in.skip(v.Addr().Interface().(*ast.ThrowStatement))) {
-			in.throw(v.Addr().Interface().(*ast.ThrowStatement))
-		}
-		if !v.CanAddr() {
-			return
-		}
-		switch n := v.Addr().Interface().(type) {
-		case *ast.FunctionLiteral:
-			in.guard(n.Body)
-		case *ast.ArrowFunctionLiteral:
-			if body, ok := n.Body.(*ast.BlockStatement); ok {
-				in.guard(body)
-			} else if eb, ok := n.Body.(*ast.ExpressionBody); ok && eb.Expression != nil {
-				in.concise(n, eb.Expression)
-			}
-		case *ast.CatchStatement:
-			in.catchHook(n)
+	case *ast.ArrowFunctionLiteral:
+		if n.ParameterList != nil {
+			params = n.ParameterList
 		}
 	}
+	astwalk.Children(n, func(c astwalk.Child) {
+		switch {
+		case c.List != nil:
+			*c.List = in.list(*c.List)
+			return
+		case tryBody != nil && c.Node == tryBody:
+			in.try++
+			in.walk(c.Node)
+			in.try--
+		case params != nil && c.Node == params && in.fn != nil:
+			in.fn.inParams = true
+			in.walk(c.Node)
+			in.fn.inParams = false
+		default:
+			in.walk(c.Node)
+		}
+		if c.Slot != nil && !labelled {
+			if _, block := (*c.Slot).(*ast.BlockStatement); !block {
+				st := *c.Slot
+				if h := in.hook(st); h != nil {
+					*c.Slot = &ast.BlockStatement{LeftBrace: st.Idx0(), List: []ast.Statement{h, st}, RightBrace: st.Idx0()}
+				}
+			}
+		}
+	})
+	switch n := n.(type) {
+	case *ast.ThrowStatement:
+		if in.skip == nil || !in.skip(n) {
+			in.throw(n)
+		}
+	case *ast.FunctionLiteral:
+		in.guard(n.Body)
+	case *ast.ArrowFunctionLiteral:
+		if body, ok := n.Body.(*ast.BlockStatement); ok {
+			in.guard(body)
+		} else if eb, ok := n.Body.(*ast.ExpressionBody); ok && eb.Expression != nil {
+			in.concise(n, eb.Expression)
+		}
+	case *ast.CatchStatement:
+		in.catchHook(n)
+	}
+}
+
+// forDeclared returns the name a for-in/of head declares, when it is a let
+// or const of a simple identifier.
+func forDeclared(into ast.ForInto) []local {
+	if fd, ok := into.(*ast.ForDeclaration); ok {
+		if id, ok := fd.Target.(*ast.Identifier); ok {
+			return []local{{name: string(id.Name), konst: fd.IsConst}}
+		}
+	}
+	return nil
 }
 
 // list walks stmts and returns them with a hook before each statement that
@@ -201,7 +160,7 @@ func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 		if h := in.hook(st); h != nil {
 			out = append(out, h)
 		}
-		in.walk(reflect.ValueOf(st))
+		in.walk(st)
 		out = append(out, st)
 		if in.fn != nil {
 			switch d := st.(type) {

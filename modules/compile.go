@@ -2,13 +2,12 @@ package modules
 
 import (
 	"errors"
-	"reflect"
-	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/jsworker/jsworker/internal/astwalk"
 )
 
 // An Instrumenter compiles one module for a debugger instead of
@@ -54,13 +53,13 @@ func compileModule(path, source string, inst Instrumenter) (*compiled, error) {
 	}
 	wrapped := wrapperHead + code + wrapperTail
 	r := rewriter{pm: pm, gen: newLineIndex(wrapped), orig: newLineIndex(source), wrapped: wrapped,
-		seen: make(map[seenKey]bool), sentinel: file.Idx(1 + len(source))}
+		sentinel: file.Idx(1 + len(source))}
 	prg, err := parser.ParseFile(nil, path, wrapped, 0, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, r.parseError(path, err)
 	}
 	r.findPrologue(prg)
-	r.walk(reflect.ValueOf(prg), 0, false)
+	r.walk(prg, 0, false)
 	prg.File = file.NewFile(path, source, 1)
 	c := &compiled{path: path, imports: r.imports, size: len(source)}
 	if inst != nil {
@@ -124,7 +123,6 @@ type rewriter struct {
 	pm        *posMap
 	gen, orig *lineIndex
 	wrapped   string
-	seen      map[seenKey]bool
 	sentinel  file.Idx
 	wrapper   ast.Statement          // the program's one statement, the wrapper function
 	prologue  map[ast.Statement]bool // the wrapper body's statements that esbuild generated
@@ -182,21 +180,6 @@ func (r *rewriter) skip(st ast.Statement) bool {
 	return st == r.wrapper || st.Idx0() == r.sentinel
 }
 
-type seenKey struct {
-	t reflect.Type
-	p uintptr
-}
-
-var (
-	typeIdx     = reflect.TypeFor[file.Idx]()
-	typeFilePtr = reflect.TypeFor[*file.File]()
-	typeStmt    = reflect.TypeFor[ast.Statement]()
-	typeFunc    = reflect.TypeFor[ast.FunctionLiteral]()
-	typeArrow   = reflect.TypeFor[ast.ArrowFunctionLiteral]()
-	typeClass   = reflect.TypeFor[ast.ClassLiteral]()
-	typeCall    = reflect.TypeFor[ast.CallExpression]()
-)
-
 // originalOffset returns the byte offset in the original source of byte
 // offset off of the wrapped text. Within a segment whose text esbuild copied
 // verbatim the column is exact; elsewhere it is the segment's start. Code
@@ -218,104 +201,41 @@ func (r *rewriter) originalOffset(off int) int {
 	return o
 }
 
-// walk rewrites every file.Idx under v: to the sentinel in the prologue, to
-// the original position elsewhere. depth counts the functions around v: the
-// wrapper is 1, so a require call at depth 1 is a static import (a dynamic
-// import() becomes a require inside an arrow function, depth 2).
-func (r *rewriter) walk(v reflect.Value, depth int, prologue bool) {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() || v.Type() == typeFilePtr {
-			return
-		}
-		k := seenKey{v.Type(), v.Pointer()}
-		if r.seen[k] {
-			return
-		}
-		r.seen[k] = true
-		if !prologue && isStatement(v.Type()) && r.prologue[v.Interface().(ast.Statement)] {
-			prologue = true
-		}
-		if v.Type().Elem() == typeCall && depth == 1 && !prologue {
-			r.staticImport(v.Interface().(*ast.CallExpression))
-		}
-		r.walk(v.Elem(), depth, prologue)
-	case reflect.Interface:
-		if !v.IsNil() {
-			r.walk(v.Elem(), depth, prologue)
-		}
-	case reflect.Slice:
-		for i := range v.Len() {
-			r.walk(v.Index(i), depth, prologue)
-		}
-	case reflect.Struct:
-		t := v.Type()
-		if t == typeFunc || t == typeArrow || t == typeClass {
-			depth++
-		}
-		for _, f := range planOf(t) {
-			fv := v.Field(f.index)
-			if f.idx {
-				switch {
-				case !fv.CanSet() || fv.Int() <= 0:
-				case prologue:
-					fv.SetInt(int64(r.sentinel))
-				default:
-					fv.SetInt(int64(1 + r.originalOffset(int(fv.Int())-1)))
-				}
-				continue
-			}
-			r.walk(fv, depth, prologue)
-		}
+// walk rewrites every position of n and of the nodes under it: to the
+// sentinel in the prologue, to the original position elsewhere. depth
+// counts the functions around n: the wrapper is 1, so a require call at
+// depth 1 is a static import (a dynamic import() becomes a require inside an
+// arrow function, depth 2).
+func (r *rewriter) walk(n ast.Node, depth int, prologue bool) {
+	if st, ok := n.(ast.Statement); ok && !prologue && r.prologue[st] {
+		prologue = true
 	}
-}
-
-// isStatement reports whether pointer type t is an ast.Statement.
-func isStatement(t reflect.Type) bool {
-	if b, ok := stmtTypes.Load(t); ok {
-		return b.(bool)
-	}
-	b := t.Implements(typeStmt)
-	stmtTypes.Store(t, b)
-	return b
-}
-
-var stmtTypes sync.Map // reflect.Type → bool
-
-// A fieldPlan is one field of an AST struct that walk must visit: a
-// position, or something that may hold nodes.
-type fieldPlan struct {
-	index int
-	idx   bool // a file.Idx
-}
-
-// plans caches, per struct type, the fields walk visits: reflection over
-// every field of every node was a third of a module's compile time.
-var plans sync.Map // reflect.Type → []fieldPlan
-
-func planOf(t reflect.Type) []fieldPlan {
-	if p, ok := plans.Load(t); ok {
-		return p.([]fieldPlan)
-	}
-	var out []fieldPlan
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if !f.IsExported() {
-			continue
+	switch n := n.(type) {
+	case *ast.CallExpression:
+		if depth == 1 && !prologue {
+			r.staticImport(n)
 		}
+	case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral:
+		depth++
+	}
+	astwalk.Positions(n, func(p *file.Idx) {
 		switch {
-		case f.Type == typeIdx:
-			out = append(out, fieldPlan{index: i, idx: true})
-		case f.Type == typeFilePtr:
+		case *p <= 0:
+		case prologue:
+			*p = r.sentinel
 		default:
-			switch f.Type.Kind() {
-			case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Struct:
-				out = append(out, fieldPlan{index: i})
-			}
+			*p = file.Idx(1 + r.originalOffset(int(*p)-1))
 		}
-	}
-	plans.Store(t, out)
-	return out
+	})
+	astwalk.Children(n, func(c astwalk.Child) {
+		if c.List != nil {
+			for _, st := range *c.List {
+				r.walk(st, depth, prologue)
+			}
+			return
+		}
+		r.walk(c.Node, depth, prologue)
+	})
 }
 
 // staticImport records call if it is require("literal"), before its

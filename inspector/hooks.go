@@ -1,0 +1,242 @@
+// Hook rewriting: the JavaScript the instrumentation splices in — statement
+// hooks, throw hooks, function guards and catch-clause hooks.
+
+package inspector
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/token"
+	"github.com/dop251/goja/unistring"
+)
+
+// concise gives an expression-bodied arrow function `(x) => e` a statement
+// hook, as the block `{ hook; return e; }` with every new position at e's
+// start (Function.prototype.toString reads the source text, so it does not
+// change). It gets no guard: an error a builtin raises in e is seen by the
+// guard of the function that called it, at the position e raised it.
+func (in *instrumenter) concise(n *ast.ArrowFunctionLiteral, e ast.Expression) {
+	idx := e.Idx0()
+	ret := &ast.ReturnStatement{Return: idx, Argument: e}
+	body := &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{ret}}
+	if h := in.hook(ret); h != nil {
+		body.List = []ast.Statement{h, ret}
+	}
+	n.Body = body
+}
+
+// excName is the catch parameter of the hooks that watch exceptions.
+const excName = "__jsworker_exc"
+
+// hookCall builds `__jsworker_on && __jsworker_dbg.name(args…, [locals], this)`
+// with every position at idx, passing the current function's visible locals
+// (and this) when inside one.
+func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args ...ast.Expression) ast.Statement {
+	member := func(name string) *ast.DotExpression {
+		return &ast.DotExpression{
+			Left:       &ast.Identifier{Name: hookName, Idx: idx},
+			Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
+		}
+	}
+	if in.fn != nil {
+		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
+		for _, l := range locals {
+			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
+		}
+		args = append(args, arr)
+		if in.fn.this {
+			args = append(args, &ast.ThisExpression{Idx: idx})
+		}
+	}
+	call := &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: call}}
+}
+
+// guard wraps a function body (after its directive prologue) in
+// `try { body } catch (__jsworker_exc) { on && raised(N, __jsworker_exc, [locals], this); throw __jsworker_exc; }`,
+// so that an exception leaving the function — also one raised by a builtin
+// (null.x) or the engine — reaches the debugger while the function's frame is
+// still on the stack. Every position is the body's opening brace. The
+// rethrow keeps the value; an Error keeps its stack (captured when it was
+// made). The locals passed are the parameters and vars.
+func (in *instrumenter) guard(body *ast.BlockStatement) {
+	if body == nil || in.fn == nil {
+		return
+	}
+	start := 0
+	for start < len(body.List) {
+		es, ok := body.List[start].(*ast.ExpressionStatement)
+		if !ok {
+			break
+		}
+		if _, ok := es.Expression.(*ast.StringLiteral); !ok {
+			break
+		}
+		start++
+	}
+	if start == len(body.List) {
+		return
+	}
+	idx := body.LeftBrace
+	id := in.raiseSite(idx, false)
+	exc := func() *ast.Identifier { return &ast.Identifier{Name: excName, Idx: idx} }
+	locals := in.raiseLocals(id)
+	try := &ast.TryStatement{
+		Try:  idx,
+		Body: &ast.BlockStatement{LeftBrace: idx, List: slices.Clone(body.List[start:]), RightBrace: idx},
+		Catch: &ast.CatchStatement{
+			Catch:     idx,
+			Parameter: exc(),
+			Body: &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{
+				in.hookCall(idx, "raised", locals, in.num(idx, id), exc()),
+				&ast.ThrowStatement{Throw: idx, Argument: exc()},
+			}},
+		},
+	}
+	body.List = append(body.List[:start:start], try)
+}
+
+// catchHook makes a catch clause start with `on && raised(N, e, [locals], this)`
+// (a catch without a parameter gets one), so that an exception caught in the
+// same function — also one a builtin raised — reaches the debugger.
+func (in *instrumenter) catchHook(cs *ast.CatchStatement) {
+	if cs.Body == nil {
+		return
+	}
+	idx := cs.Catch
+	if cs.Parameter == nil {
+		cs.Parameter = &ast.Identifier{Name: excName, Idx: idx}
+	}
+	param, ok := cs.Parameter.(*ast.Identifier)
+	if !ok { // a destructuring pattern: the exception itself is not reachable
+		return
+	}
+	id := in.raiseSite(idx, true)
+	locals := in.raiseLocals(id)
+	if in.fn != nil && !slices.ContainsFunc(locals, func(l local) bool { return l.name == string(param.Name) }) {
+		locals = append(locals, local{name: string(param.Name)})
+		in.d.raises[id].locals = locals
+	}
+	h := in.hookCall(idx, "raised", locals, in.num(idx, id), &ast.Identifier{Name: param.Name, Idx: idx})
+	cs.Body.List = append([]ast.Statement{h}, cs.Body.List...)
+}
+
+// raiseSite records a place where raised is called: a function's guard
+// (caught false) or a catch clause (caught true).
+func (in *instrumenter) raiseSite(idx file.Idx, caught bool) int {
+	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
+	id := len(in.d.raises)
+	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: caught, locals: in.visible()}
+	if in.fn != nil {
+		info.this, info.async = in.fn.this, in.fn.async
+	}
+	in.d.raises = append(in.d.raises, info)
+	in.s.raises++
+	return id
+}
+
+func (in *instrumenter) raiseLocals(id int) []local { return in.d.raises[id].locals }
+
+func (in *instrumenter) num(idx file.Idx, n int) ast.Expression {
+	return &ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(n), Value: int64(n)}
+}
+
+// throw rewrites `throw e` into `throw __jsworker_dbg.thrown(N, e)`, every
+// position at the statement's first character, and records throw N. The
+// hook returns e unchanged after pausing if it should (a Go call per throw,
+// nothing per statement); e is evaluated once, before the hook.
+func (in *instrumenter) throw(ts *ast.ThrowStatement) {
+	idx := ts.Throw
+	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
+	id := len(in.d.throws)
+	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: in.try > 0, locals: in.visible()}
+	args := []ast.Expression{&ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(id), Value: int64(id)}, ts.Argument}
+	if in.fn != nil { // the locals, read only: `throw thrown(N, e, [a, b], this)`
+		info.this, info.async = in.fn.this, in.fn.async
+		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
+		for _, l := range info.locals {
+			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
+		}
+		args = append(args, arr)
+		if info.this {
+			args = append(args, &ast.ThisExpression{Idx: idx})
+		}
+	}
+	in.d.throws = append(in.d.throws, info)
+	in.s.throws++
+	ts.Argument = &ast.CallExpression{
+		Callee: &ast.DotExpression{
+			Left:       &ast.Identifier{Name: hookName, Idx: idx},
+			Identifier: ast.Identifier{Name: "thrown", Idx: idx},
+		},
+		LeftParenthesis:  idx,
+		ArgumentList:     args,
+		RightParenthesis: idx,
+	}
+}
+
+// hook builds `__jsworker_on && __jsworker_dbg.hit(N)` for st, with every
+// position at st's first character, and records statement N. Function
+// declarations (hoisted) and empty statements get none.
+func (in *instrumenter) hook(st ast.Statement) ast.Statement {
+	switch st.(type) {
+	case *ast.FunctionDeclaration, *ast.EmptyStatement, *ast.BadStatement:
+		return nil
+	}
+	if in.skip != nil && in.skip(st) {
+		return nil
+	}
+	idx := st.Idx0()
+	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
+	id := len(in.d.stmts)
+	_, isDebugger := st.(*ast.DebuggerStatement)
+	info := stmtInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, debugger: isDebugger, locals: in.visible()}
+	if in.fn != nil {
+		info.this, info.fn, info.async = in.fn.this, in.fn.id, in.fn.async
+		info.await = info.async && containsAwait(st)
+	}
+	in.d.stmts = append(in.d.stmts, info)
+	in.s.stmts = append(in.s.stmts, id)
+	member := func(name string) *ast.DotExpression {
+		return &ast.DotExpression{
+			Left:       &ast.Identifier{Name: hookName, Idx: idx},
+			Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
+		}
+	}
+	num := func(n int) ast.Expression {
+		return &ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(n), Value: int64(n)}
+	}
+	call := func(name string, args ...ast.Expression) ast.Expression {
+		return &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
+	}
+	args := []ast.Expression{num(id)}
+	var back []ast.Expression
+	if in.fn != nil {
+		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
+		for i, l := range info.locals {
+			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
+			if !l.konst {
+				back = append(back, &ast.AssignExpression{
+					Operator: token.ASSIGN,
+					Left:     &ast.Identifier{Name: unistring.String(l.name), Idx: idx},
+					Right:    call("back", num(i), &ast.Identifier{Name: unistring.String(l.name), Idx: idx}),
+				})
+			}
+		}
+		args = append(args, arr)
+		if info.this {
+			args = append(args, &ast.ThisExpression{Idx: idx})
+		}
+	}
+	// `on && (hit(N, [a, b], this) && (a = back(0, a), b = back(1, b)))`:
+	// nested to the right, so that with the hooks off it is one test and
+	// one jump; the assignments store writes made while paused.
+	e := call("hit", args...)
+	if len(back) > 0 {
+		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
+	}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+}

@@ -44,7 +44,10 @@ SHELL := /bin/bash
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-14s %s\n", $$1, $$2}'
 
-build: ## Build the C shared library build/libjsworker.so (the header is include/jsworker.h)
+CLI := $(BUILD_DIR)/jsworker
+
+build: ## Build the C shared library build/libjsworker.so (the header is include/jsworker.h) and the jsworker command build/jsworker
+	$(GO) build -o $(CLI) ./cmd/jsworker
 	$(GO) build -buildmode=c-shared -ldflags=-extldflags=-Wl,-soname,$(SONAME) -o $(LIB) ./cmd/libbuild
 	@# Programs linked against it record the SONAME, so the build tree needs that name too.
 	@ln -sf libjsworker.so $(BUILD_DIR)/$(SONAME)
@@ -135,14 +138,8 @@ install: build ## Install library (with SONAME), headers, jsworker.pc, CMake pac
 		packaging/jsworkerConfig.cmake.in > $(DESTDIR)$(CMAKEDIR)/jsworkerConfig.cmake
 	sed -e 's|@VERSION@|$(VERSION)|g' -e 's|@MAJOR@|$(SOMAJOR)|g' -e 's|@MINOR@|$(word 2,$(subst ., ,$(VERSION)))|g' \
 		packaging/jsworkerConfigVersion.cmake.in > $(DESTDIR)$(CMAKEDIR)/jsworkerConfigVersion.cmake
-	@# The command-line runner, once ./cmd/jsworker exists.
-	@if [ -d cmd/jsworker ]; then \
-		echo "$(GO) build -o $(BUILD_DIR)/jsworker ./cmd/jsworker"; \
-		$(GO) build -o $(BUILD_DIR)/jsworker ./cmd/jsworker && \
-		$(INSTALL) -d $(DESTDIR)$(BINDIR) && $(INSTALL) -m 0755 $(BUILD_DIR)/jsworker $(DESTDIR)$(BINDIR)/jsworker; \
-	else \
-		echo "install: no ./cmd/jsworker in this tree; the jsworker command is not installed"; \
-	fi
+	$(INSTALL) -d $(DESTDIR)$(BINDIR)
+	$(INSTALL) -m 0755 $(CLI) $(DESTDIR)$(BINDIR)/jsworker
 
 uninstall: ## Remove what `make install` installed (same PREFIX and DESTDIR)
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

@@ -81,9 +81,7 @@ func (n *nodeState) install(w *Worker, r *jsRealm) error {
 		return f(goja.Undefined(), args...)
 	}
 	setRef := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		if t := w.timerByID[c.Argument(0).ToInteger()]; t != nil {
-			t.unref = !c.Argument(1).ToBoolean()
-		}
+		w.setTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
 		return goja.Undefined()
 	})
 	if _, err := call("nodeTimers", g, setRef); err != nil {
@@ -272,15 +270,7 @@ func (w *Worker) nodeAlive() bool {
 	if w.js != nil && w.js.refs > 0 {
 		return true
 	}
-	if len(w.immediates) > 0 {
-		return true
-	}
-	for _, t := range w.timers {
-		if !t.unref {
-			return true
-		}
-	}
-	return false
+	return w.timersAlive()
 }
 
 // uncaught handles an uncaught exception or unhandled rejection of a

@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/sharedmem"
+	"github.com/jsworker/jsworker/web"
 )
 
 // setupRealm installs the worker globals, then runs Options.Setup.
@@ -21,8 +22,6 @@ func (w *Worker) setupRealm() error {
 	rt.SetPromiseRejectionTracker(w.trackRejection)
 
 	w.timeOrigin = time.Now()
-	w.clock = time.NewTimer(time.Hour)
-	w.clock.Stop()
 
 	g := rt.GlobalObject()
 	w.global = g
@@ -38,7 +37,7 @@ func (w *Worker) setupRealm() error {
 	if err := w.installEvents(g); err != nil {
 		return err
 	}
-	installTimerGlobals(rt, g, &w.timerSet, nil)
+	web.InstallTimers(rt, g, w.ev)
 	err := installStandardGlobals(rt, globalsConfig{
 		stdout:     w.opts.Stdout,
 		stderr:     w.opts.Stderr,

@@ -236,6 +236,7 @@ func TestHostRealm_ConsoleToSessions(t *testing.T) {
 	var seen []string
 	h, err := core.OpenHostRealm(core.HostRealmOptions{
 		Stdout:    &syncBuffer{},
+		Stderr:    &syncBuffer{},
 		OnConsole: func(level string, args []goja.Value) { seen = append(seen, level) },
 	})
 	if err != nil {
@@ -266,4 +267,38 @@ func TestHostRealm_ConsoleToSessions(t *testing.T) {
 	if msg, r := s.Next(0); r == inspector.PumpMessage && strings.Contains(string(msg), "after detach") {
 		t.Fatal("a detached session still gets console calls")
 	}
+}
+
+// TestHostRealm_NoStateOnGlobal: HostRealmOf finds the realm from its
+// runtime without a property a script could list or call.
+func TestHostRealm_NoStateOnGlobal(t *testing.T) {
+	h, err := core.OpenHostRealm(core.HostRealmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if core.HostRealmOf(h.Runtime()) != h || core.HostLoopOf(h.Runtime()) != h {
+		t.Fatal("HostRealmOf does not find the realm")
+	}
+	if core.HostRealmOf(goja.New()) != nil {
+		t.Fatal("HostRealmOf found a realm for a plain runtime")
+	}
+	// No own property of the global object (symbol-keyed ones included) is
+	// the realm: nothing a script lists has the realm's methods.
+	got := mustRun(t, h, `Reflect.ownKeys(globalThis).filter(function (k) {
+		var v = globalThis[k];
+		return v !== null && typeof v === "object" && (typeof v.RunPending === "function" || typeof v.Close === "function");
+	}).map(String).join()`)
+	if got != "" {
+		t.Fatalf("the global object exposes the host realm under %s", got)
+	}
+	rt, err := core.NewHostRealm(core.HostRealmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := core.HostLoopOf(rt)
+	if old == nil || old.Runtime() != rt {
+		t.Fatal("HostLoopOf does not find a NewHostRealm realm")
+	}
+	old.Close()
 }

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strings"
+	"sync"
 	"time"
+	"weak"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/inspector"
@@ -41,22 +44,41 @@ type HostRealm struct {
 // the realm became a type.
 type HostLoop = HostRealm
 
-// hostLoopKey is the private symbol under which a host realm keeps itself on
-// its runtime's global object (for HostRealmOf).
-var hostLoopKey = goja.NewSymbol("jsworker.core.HostLoop")
-
 func newHostRealm(rt *goja.Runtime, opts HostRealmOptions, stderr io.Writer) *HostRealm {
 	h := &HostRealm{rt: rt, opts: opts, stderr: stderr}
 	// A turn runs the immediates before the timers due, as host realms always have: the host starts every turn.
 	h.ev = loop.New(loop.Config{Macrotask: h.macrotask, ImmediatesFirst: true})
 	h.pauseQ.wake = make(chan struct{}, 1)
-	_ = rt.GlobalObject().DefineDataPropertySymbol(hostLoopKey, rt.ToValue(h), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	rememberHostRealm(h)
 	return h
 }
 
+// hostRealms finds a host realm from its runtime (HostRealmOf) without any state on the realm's global object,
+// where a script could reach it. Both sides are weak: the realm lives as long as its runtime does (the realm's
+// globals hold it), and the entry goes when the runtime is collected.
+var hostRealms struct {
+	mu   sync.Mutex
+	byRT map[weak.Pointer[goja.Runtime]]weak.Pointer[HostRealm]
+}
+
+func rememberHostRealm(h *HostRealm) {
+	k := weak.Make(h.rt)
+	hostRealms.mu.Lock()
+	if hostRealms.byRT == nil {
+		hostRealms.byRT = make(map[weak.Pointer[goja.Runtime]]weak.Pointer[HostRealm])
+	}
+	hostRealms.byRT[k] = weak.Make(h)
+	hostRealms.mu.Unlock()
+	runtime.AddCleanup(h.rt, func(k weak.Pointer[goja.Runtime]) {
+		hostRealms.mu.Lock()
+		delete(hostRealms.byRT, k)
+		hostRealms.mu.Unlock()
+	}, k)
+}
+
 // HostRealmOf returns the host realm whose runtime is rt (OpenHostRealm,
-// NewHostRealm), or nil for any other runtime. It must be called on the
-// goroutine that owns rt.
+// NewHostRealm), or nil for any other runtime. It may be called from any
+// goroutine.
 func HostRealmOf(rt *goja.Runtime) *HostRealm { return hostLoopOf(rt) }
 
 // HostLoopOf is HostRealmOf under its original name: the event loop of a
@@ -64,15 +86,16 @@ func HostRealmOf(rt *goja.Runtime) *HostRealm { return hostLoopOf(rt) }
 func HostLoopOf(rt *goja.Runtime) *HostLoop { return hostLoopOf(rt) }
 
 func hostLoopOf(rt *goja.Runtime) *HostRealm {
-	v := rt.GlobalObject().GetSymbol(hostLoopKey)
-	if v == nil {
+	if rt == nil {
 		return nil
 	}
-	h, _ := v.Export().(*HostRealm)
-	if h == nil || h.rt != rt {
+	hostRealms.mu.Lock()
+	p, ok := hostRealms.byRT[weak.Make(rt)]
+	hostRealms.mu.Unlock()
+	if !ok {
 		return nil
 	}
-	return h
+	return p.Value()
 }
 
 func (h *HostRealm) jsRealm() *jsRealm {

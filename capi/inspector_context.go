@@ -15,6 +15,14 @@ import (
 // command dispatched there runs inside ZJSInspectorSessionDispatch (HostRealmOptions.IsOwner), and every message
 // a session queues is handed to its callback before the call that queued it returns. The target, the Debugger,
 // the pause and the endpoint listing are the HostRealm's.
+//
+// The Debugger domain (JSGlobalContextSetInspectable): scripts evaluated while the context is inspectable are
+// compiled instrumented (HostRealm.RunScript), and a pause happens inside the library call that runs the
+// JavaScript, on the owner thread. The realm then serves its sessions until one of them resumes: the messages of
+// the pause reach the session callbacks on the owner thread (HostRealmOptions.OnInspectorIdle is flushSessions), and
+// a callback may dispatch Debugger.resume (or a step) right there. While paused, ZJSInspectorSessionDispatch is also
+// accepted from any other thread (dispatchToPaused): the command is queued, and the paused owner thread runs it and
+// delivers the answer through the callback.
 
 // A contextSession is what a ZJSInspectorSessionRef names.
 type contextSession struct {

@@ -8,31 +8,22 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
-	"github.com/jsworker/jsworker/inspector"
 )
 
-// A context is a main context (JSGlobalContextRef): a host realm made by core.NewHostRealm, owned by the OS thread
-// that created it. Everything in it is touched only by that thread, so it needs no lock.
+// A context is a main context (JSGlobalContextRef): a core.HostRealm, owned by the OS thread that created it.
+// Everything in it is touched only by that thread, so it needs no lock.
 type context struct {
-	h           uintptr
-	tid         int
-	rt          *goja.Runtime
-	refs        int // JSGlobalContextRetain/Release
-	inspectable bool
-	in          intrinsics
+	h    uintptr
+	tid  int
+	host *core.HostRealm // the realm: its runtime, event loop (eventloop.go), inspector target and Debugger
+	rt   *goja.Runtime   // host.Runtime()
+	refs int             // JSGlobalContextRetain/Release
+	in   intrinsics
 
-	// The inspector (inspector_context.go): the sessions attached, in creation order; the execution-context id,
-	// taken from core.NextTargetID when the first session attaches; closed once the context is destroyed.
+	// The C ABI's synchronous inspector sessions (inspector_context.go), in creation order; closed once the
+	// context is destroyed.
 	sessions []*contextSession
-	targetID uint64
 	closed   bool
-	dbg      *inspector.Debugger // made by JSGlobalContextSetInspectable(ctx, true) (debugger_context.go)
-	pauseQ   pauseQueue          // commands from other threads: endpoint sessions, dispatches while paused
-	loop     *core.HostLoop      // the realm's event loop (eventloop.go); RunOnLoop is safe from any goroutine
-
-	// Sessions of the DevTools endpoint (endpoint_contexts.go), attached from the endpoint's goroutines.
-	remoteMu sync.Mutex
-	remote   []*inspector.Session
 
 	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
 	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.

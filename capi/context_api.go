@@ -15,12 +15,15 @@ import (
 // newContext makes a main context owned by thread tid, with one reference.
 func newContext(tid int) (*context, error) {
 	c := &context{tid: tid, refs: 1}
-	rt, err := core.NewHostRealm(core.HostRealmOptions{OnConsole: c.inspectConsole})
+	h, err := core.OpenHostRealm(core.HostRealmOptions{
+		OnConsole:       c.inspectConsole, // inspector_context.go
+		IsOwner:         c.onOwnerThread,  // the sessions' commands dispatched on tid run inside the call
+		OnInspectorIdle: c.flushSessions,  // a pause hands out the sessions' messages
+	})
 	if err != nil {
 		return nil, err
 	}
-	c.rt = rt
-	c.loop = core.HostLoopOf(rt)
+	c.host, c.rt = h, h.Runtime()
 	if err := c.capture(); err != nil {
 		return nil, err
 	}
@@ -80,15 +83,9 @@ func JSContextGetGlobalObject(ctx uintptr) (result uintptr) {
 func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
 	defer fence("JSGlobalContextSetInspectable", ctx, nil)
 	if c, err := enter("JSGlobalContextSetInspectable", ctx); err == nil {
-		c.inspectable = inspectable
-		if inspectable && c.enableDebugger() != nil {
-			c.inspectable = false // the realm refused the debugger's hooks (a frozen global object)
-		}
-		if c.inspectable {
-			registerContext(c) // listed by the DevTools endpoint (endpoint_contexts.go)
-		} else {
-			unregisterContext(c)
-		}
+		// Inspectable, the realm is listed by the DevTools endpoint and its scripts are compiled instrumented; it
+		// stays uninspectable if it refuses the debugger's hooks (a frozen global object).
+		_ = c.host.SetInspectable(inspectable)
 	}
 }
 
@@ -96,7 +93,7 @@ func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
 func JSGlobalContextIsInspectable(ctx uintptr) (result bool) {
 	defer fence("JSGlobalContextIsInspectable", ctx, nil)
 	c, err := enter("JSGlobalContextIsInspectable", ctx)
-	return err == nil && c.inspectable
+	return err == nil && c.host.Inspectable()
 }
 
 // maxLineOffset bounds the startingLineNumber honoured by JSEvaluateScript and JSCheckScriptSyntax.
@@ -147,7 +144,7 @@ func JSEvaluateScript(ctx, script, thisObject, sourceURL uintptr, startingLineNu
 		c.throw(exception, err)
 		return 0
 	}
-	v, err := c.runScript(name, src)
+	v, err := c.host.RunScript(name, src) // instrumented while inspectable
 	// Deliver the answers of awaitPromise evaluations that settled in the script's microtasks. A callback may
 	// release the context; then no value can be made in it any more.
 	c.flushInspector()

@@ -6,13 +6,11 @@ import "C"
 import (
 	"math"
 	"time"
-
-	"github.com/jsworker/jsworker/core"
 )
 
 // The main context's event loop (ZJSContextRunPendingEvents): what JavaScript-created workers, MessagePorts and
-// BroadcastChannels deliver into a main context waits in its core.HostLoop until the host runs it here, on the
-// context's owner thread.
+// BroadcastChannels deliver into a main context waits in the event loop of its core.HostRealm until the host runs
+// it here, on the context's owner thread.
 
 // ZJSContextRunPendingEvents runs ctx's pending events for up to timeoutMs milliseconds (0: only those ready,
 // negative: until nothing ref'd is left). It returns 1 when more events may come, 0 when the loop is dry, -1 when
@@ -27,15 +25,11 @@ func ZJSContextRunPendingEvents(ctx uintptr, timeoutMs int32) (result int32) {
 	if err != nil {
 		return -1
 	}
-	l := core.HostLoopOf(c.rt)
-	if l == nil {
-		return 0
-	}
 	timeout := time.Duration(timeoutMs) * time.Millisecond
 	if timeoutMs < 0 {
 		timeout = time.Duration(math.MinInt64)
 	}
-	alive := l.RunPending(timeout)
+	alive := c.host.RunPending(timeout) // endpoint sessions' commands run here too
 	// Answers of awaitPromise evaluations that settled in the events' microtasks.
 	c.flushInspector()
 	if alive {
@@ -44,10 +38,7 @@ func ZJSContextRunPendingEvents(ctx uintptr, timeoutMs int32) (result int32) {
 	return 0
 }
 
-// closeEventLoop ends the context's loop as the context is destroyed: the workers its JavaScript created are
-// terminated and waited for, its ports and channels closed.
-func closeEventLoop(c *context) {
-	if l := core.HostLoopOf(c.rt); l != nil {
-		l.Close()
-	}
-}
+// closeEventLoop closes the context's realm as the context is destroyed: the workers its JavaScript created are
+// terminated and waited for, its ports and channels closed, it is unlisted from the endpoint and its inspector
+// sessions are told (endInspectorSessions then delivers their last messages).
+func closeEventLoop(c *context) { c.host.Close() }

@@ -5,16 +5,24 @@ import "C"
 
 import (
 	"slices"
-	"strconv"
 
 	"github.com/dop251/goja"
-	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector"
 )
 
-// Main-context sessions (ZJSInspectorSession*): a synchronous transport. Everything happens on the context's owner
-// thread, inside the library call that caused it: a command runs inside ZJSInspectorSessionDispatch, and every
-// message a session queues is handed to its callback before the call that queued it returns.
+// Main-context sessions (ZJSInspectorSession*): a synchronous transport over the sessions of the context's
+// core.HostRealm. Everything happens on the context's owner thread, inside the library call that caused it: a
+// command dispatched there runs inside ZJSInspectorSessionDispatch (HostRealmOptions.IsOwner), and every message
+// a session queues is handed to its callback before the call that queued it returns. The target, the Debugger,
+// the pause and the endpoint listing are the HostRealm's.
+//
+// The Debugger domain (JSGlobalContextSetInspectable): scripts evaluated while the context is inspectable are
+// compiled instrumented (HostRealm.RunScript), and a pause happens inside the library call that runs the
+// JavaScript, on the owner thread. The realm then serves its sessions until one of them resumes: the messages of
+// the pause reach the session callbacks on the owner thread (HostRealmOptions.OnInspectorIdle is flushSessions), and
+// a callback may dispatch Debugger.resume (or a step) right there. While paused, ZJSInspectorSessionDispatch is also
+// accepted from any other thread (dispatchToPaused): the command is queued, and the paused owner thread runs it and
+// delivers the answer through the callback.
 
 // A contextSession is what a ZJSInspectorSessionRef names.
 type contextSession struct {
@@ -26,40 +34,8 @@ type contextSession struct {
 	delivering bool    // flush is running: the callback is not re-entered for this session
 }
 
-// contextTarget is the inspector's view of a main context: a synchronous target.
-type contextTarget struct{ c *context }
-
-// Run runs fn at once when called on the context's owner thread while the context lives, and reports false
-// otherwise (inspector.Session then drops the session's objects itself, which touches no runtime).
-// While the context is paused in the debugger, fn from another thread is queued for the paused owner thread.
-func (t contextTarget) Run(fn func(rt *goja.Runtime)) bool {
-	c := t.c
-	if gettid() != c.tid {
-		if !c.pauseQ.enqueue(fn) {
-			return false
-		}
-		if !c.pauseQ.paused() && c.loop != nil { // wake a host waiting in ZJSContextRunPendingEvents
-			c.loop.RunOnLoop(func(*goja.Runtime) { c.runLate() })
-		}
-		return true
-	}
-	if c.closed { // c.closed is only read on the owner thread
-		return false
-	}
-	fn(c.rt)
-	return true
-}
-
-// Context describes the context: its id comes from the worker id sequence, so no two execution contexts in the
-// process share one.
-func (t contextTarget) Context() inspector.ContextInfo {
-	id := strconv.FormatUint(t.c.targetID, 10)
-	return inspector.ContextInfo{
-		ID:       int(t.c.targetID),
-		Name:     "main context " + id,
-		UniqueID: "jsworker-context-" + id,
-	}
-}
+// onOwnerThread is the realm's HostRealmOptions.IsOwner: a command dispatched on the owner thread runs at once.
+func (c *context) onOwnerThread() bool { return gettid() == c.tid }
 
 // flush hands every message queued for the session to its callback, in order, unless the session was released.
 // The callback is never re-entered for one session: a flush started inside it (the callback dispatched a command)
@@ -79,10 +55,17 @@ func (cs *contextSession) flush() {
 	}
 }
 
-// flushInspector delivers what c's sessions have queued: called after the calls that run JavaScript, where a
-// pending Runtime.evaluate with awaitPromise may have been answered.
+// flushInspector runs the commands other threads sent meanwhile and delivers what c's sessions have queued:
+// called after the calls that run JavaScript, where a pending Runtime.evaluate with awaitPromise may have been
+// answered.
 func (c *context) flushInspector() {
-	c.runLate()
+	c.host.ServeInspector()
+	c.flushSessions()
+}
+
+// flushSessions delivers what c's sessions have queued. It is also the realm's HostRealmOptions.OnInspectorIdle:
+// a pause delivers its messages (a callback may resume at once).
+func (c *context) flushSessions() {
 	if len(c.sessions) == 0 {
 		return
 	}
@@ -91,33 +74,18 @@ func (c *context) flushInspector() {
 	}
 }
 
-// inspectConsole is the context's HostRealmOptions.OnConsole: it reports a console call to every session (those
-// with Runtime enabled queue Runtime.consoleAPICalled) and delivers it before the console call returns.
-func (c *context) inspectConsole(level string, args []goja.Value) {
-	for _, s := range c.remoteSessions() {
-		s.ConsoleAPICalled(c.rt, level, args)
-	}
-	if len(c.sessions) == 0 {
-		return
-	}
-	for _, cs := range slices.Clone(c.sessions) {
-		if !cs.released {
-			cs.s.ConsoleAPICalled(c.rt, level, args)
-			cs.flush()
-		}
-	}
-}
+// inspectConsole is the realm's HostRealmOptions.OnConsole: the realm has sent the call to every session (those
+// with Runtime enabled queued Runtime.consoleAPICalled); it is delivered before the console call returns.
+func (c *context) inspectConsole(string, []goja.Value) { c.flushSessions() }
 
-// endInspectorSessions tells every session that the context is going away, and delivers their last messages
-// (Runtime.executionContextDestroyed if enabled, Inspector.detached). The session handles stay valid until
-// released; dispatching to them fails.
+// endInspectorSessions delivers the sessions' last messages (Runtime.executionContextDestroyed if enabled,
+// Inspector.detached) as the context is destroyed, after the realm was closed (closeEventLoop). The session
+// handles stay valid until released; dispatching to them fails.
 func (c *context) endInspectorSessions() {
 	c.closed = true
-	c.endRemoteSessions()
 	sessions := c.sessions
 	c.sessions = nil
 	for _, cs := range sessions {
-		cs.s.TargetClosed()
 		cs.flush()
 	}
 }
@@ -143,14 +111,14 @@ func ZJSInspectorSessionCreate(ctx, callback, userData uintptr) (result uintptr)
 	const fn = "ZJSInspectorSessionCreate"
 	defer fence(fn, 0, nil)
 	c, err := enter(fn, ctx)
-	if err != nil || callback == 0 || !c.inspectable || c.closed {
+	if err != nil || callback == 0 || !c.host.Inspectable() || c.closed {
 		return 0
 	}
-	if c.targetID == 0 {
-		c.targetID = core.NextTargetID()
+	s, err := c.host.InspectorSession() // queues Runtime.executionContextsCleared
+	if err != nil {
+		return 0
 	}
-	cs := &contextSession{c: c, fn: callback, ud: userData}
-	cs.s = inspector.NewSession(contextTarget{c}) // queues Runtime.executionContextsCleared
+	cs := &contextSession{c: c, s: s, fn: callback, ud: userData}
 	cs.h = handles.add(kindContextSession, c.tid, cs)
 	c.sessions = append(c.sessions, cs)
 	cs.flush() // the first message reaches the callback before Create returns
@@ -184,9 +152,9 @@ func dispatchToPaused(fn string, session uintptr, message *byte, length uintptr)
 	if session == 0 || !ok || e.kind != kindContextSession {
 		return false
 	}
-	cs := e.obj.(*contextSession) // immutable fields only: s and c.pauseQ are safe from any thread
+	cs := e.obj.(*contextSession) // immutable fields only: s and c.host are safe from any thread
 	msg, ok := messageBytes(message, length)
-	if !ok || !cs.c.pauseQ.paused() {
+	if !ok || !cs.c.host.Paused() {
 		return false
 	}
 	return cs.s.Dispatch(msg) == nil
@@ -206,5 +174,5 @@ func ZJSInspectorSessionRelease(session uintptr) {
 	handles.remove(cs.h)
 	cs.released = true
 	cs.c.removeSession(cs)
-	cs.s.Close() // a synchronous target drops the session's objects before Close returns
+	cs.c.host.DetachInspectorSession(cs.s) // on the owner thread: the session's objects are dropped before it returns
 }

@@ -37,24 +37,12 @@ func (w *Worker) HasRefs() bool {
 	if w.js != nil && w.js.refs > 0 {
 		return true
 	}
-	if len(w.immediates) > 0 {
-		return true
-	}
-	for _, t := range w.timers {
-		if !t.unref {
-			return true
-		}
-	}
-	return false
+	return w.ev.Referenced()
 }
 
 // SetTimerRef marks the timer with the given id ref'd (on) or not: an unref'd timer does not keep an Extension's
 // loop alive (Node's timeout.unref()). Worker thread only.
-func (w *Worker) SetTimerRef(id int64, on bool) {
-	if t := w.timerByID[id]; t != nil {
-		t.unref = !on
-	}
-}
+func (w *Worker) SetTimerRef(id int64, on bool) { w.ev.SetRef(id, on) }
 
 // RunTask runs fn now, on the worker's thread, as a macrotask of its loop: what it returns or throws is reported
 // as an uncaught exception, then unhandled rejections are reported. Worker thread only.

@@ -11,7 +11,8 @@ import (
 	"github.com/jsworker/jsworker/web"
 )
 
-// HostRealmOptions configure NewHostRealm. The zero value is ready to use.
+// HostRealmOptions configure OpenHostRealm and NewHostRealm. The zero value
+// is ready to use.
 type HostRealmOptions struct {
 	// Stdout and Stderr receive console output and reports of errors thrown
 	// by queueMicrotask callbacks. Nil means os.Stdout and os.Stderr.
@@ -38,23 +39,49 @@ type HostRealmOptions struct {
 
 	// OnConsole, if not nil, observes every console call (level "log",
 	// "info", "debug", "warn" or "error", and the arguments) on the thread
-	// making it, before it is printed. An inspector uses it.
+	// making it, before it is printed, and after the realm's inspector
+	// sessions were sent the call (Runtime.consoleAPICalled).
 	OnConsole func(level string, args []goja.Value)
+
+	// IsOwner, if not nil, reports whether the caller runs on the thread
+	// that owns the realm. An inspector command dispatched there runs at
+	// once, inside Session.Dispatch (a synchronous transport: the C ABI's
+	// sessions); commands from anywhere else wait for the owner (see
+	// HostRealm.InspectorSession). Nil: every command waits.
+	IsOwner func() bool
+
+	// OnInspectorIdle, if not nil, is called on the owner's thread while
+	// the realm is paused in the debugger: before it waits for a command,
+	// after each command it ran, and as the pause ends. A synchronous
+	// transport hands the sessions' queued messages out there.
+	OnInspectorIdle func()
 }
 
-// NewHostRealm returns a goja runtime set up as a host's own realm (a "main
-// context"): the same standard globals a worker realm has — console,
-// performance, queueMicrotask, structuredClone, SharedArrayBuffer, Atomics,
-// URL, TextEncoder/TextDecoder, timers — but no postMessage, onmessage or
-// close. It also has the Worker, MessageChannel, MessagePort and
-// BroadcastChannel globals. A host realm has no thread of its own: its
-// timers and what JS-created workers and ports deliver into it wait in its
-// HostLoop (HostLoopOf) until the host runs them (RunPending). Values are cloned out of it by Worker.PostMessage and into
-// it by Worker.Receive.
-//
-// Like every goja runtime, the result may be used by one goroutine at a
-// time only.
+// NewHostRealm is OpenHostRealm for callers that need only the runtime: the
+// realm's loop is HostLoopOf(rt). It is the original form of the API and
+// stays for them.
 func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
+	h, err := OpenHostRealm(opts)
+	if err != nil {
+		return nil, err
+	}
+	return h.rt, nil
+}
+
+// OpenHostRealm makes a host's own realm (a "main context"): a goja runtime
+// with the same standard globals a worker realm has — console, performance,
+// queueMicrotask, structuredClone, SharedArrayBuffer, Atomics, URL,
+// TextEncoder/TextDecoder, timers — but no postMessage, onmessage or close.
+// It also has the Worker, MessageChannel, MessagePort and BroadcastChannel
+// globals. A host realm has no thread of its own: its timers and what
+// JS-created workers and ports deliver into it wait in its event loop until
+// the host runs them (RunPending). Values are cloned out of it by
+// Worker.PostMessage and into it by Worker.Receive. It can be inspected and
+// debugged like a worker (SetInspectable, InspectorSession).
+//
+// Like every goja runtime, the realm may be used by one goroutine at a time
+// only: the owner. Close it when it is discarded.
+func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	rt := goja.New()
 	size := opts.MaxCallStackSize
 	if size <= 0 {
@@ -65,13 +92,13 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 	if stderr == nil {
 		stderr = os.Stderr
 	}
-	loop := newHostLoop(rt, opts, stderr) // jsworker_hostloop.go: the realm's Worker global and its events
-	loop.installHostTimers()              // jsworker_hosttimers.go: timers that fire in RunPending
+	h := newHostRealm(rt, opts, stderr) // jsworker_hostloop.go: the realm's loop, its Worker global and its events
+	web.InstallTimers(rt, rt.GlobalObject(), h.ev)
 	err := web.Install(rt, web.Config{
 		Stdout:     opts.Stdout,
 		Stderr:     stderr,
 		TimeOrigin: time.Now(),
-		Console:    opts.OnConsole,
+		Console:    h.onConsole, // host_inspect.go
 		Shared: sharedmem.RealmOptions{
 			CanBlock:  opts.AllowAtomicsWait,
 			Interrupt: opts.Interrupt,
@@ -96,8 +123,34 @@ func NewHostRealm(opts HostRealmOptions) (*goja.Runtime, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := installAPIGlobals(rt, loop.realm); err != nil {
+	if err := installAPIGlobals(rt, h.realm); err != nil {
 		return nil, err
 	}
-	return rt, nil
+	return h, nil
+}
+
+// Runtime returns the realm's goja runtime. Use it on the owner's goroutine
+// only.
+func (h *HostRealm) Runtime() *goja.Runtime { return h.rt }
+
+// RunScript runs src as a classic script named name in the realm and
+// returns its completion value. While the realm is inspectable
+// (SetInspectable) the script is compiled for the Debugger domain, so its
+// breakpoints, steps and debugger statements pause here, on the calling
+// goroutine, which serves the inspector until a session resumes. A syntax
+// error is the SyntaxError exception goja's RunScript returns. Afterwards
+// the inspector commands that arrived meanwhile from other goroutines run.
+// Owner goroutine only.
+func (h *HostRealm) RunScript(name, src string) (goja.Value, error) {
+	defer h.ServeInspector()
+	if !h.inspectable || h.dbg == nil {
+		return h.rt.RunScript(name, src)
+	}
+	prg, err := h.dbg.Compile(name, src)
+	if err != nil {
+		// A syntax error: reported exactly as for a plain realm.
+		return h.rt.RunScript(name, src)
+	}
+	defer h.dbg.TaskDone()
+	return h.rt.RunProgram(prg)
 }

@@ -40,14 +40,11 @@ func (t workerTarget) ServePaused(resumed func() bool) {
 		if w.isTerminating() {
 			return
 		}
-		if w.hasTasks() {
-			w.runTasks()
+		if w.ev.HasTasks() {
+			w.ev.RunTasks()
 			continue
 		}
-		select {
-		case <-w.wake:
-		case <-w.terminating:
-		}
+		w.ev.WaitWake(w.terminating)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/loop"
 )
 
 // deliveryBatch bounds how many messages one loop turn delivers before it
@@ -14,9 +15,6 @@ const deliveryBatch = 64
 // loopState is the part of a Worker that only its own goroutine touches.
 type loopState struct {
 	timeOrigin time.Time
-	clock      *time.Timer // fires at the earliest timer deadline
-
-	timerSet // timers.go
 
 	rejections []*goja.Promise // rejected with no handler yet, in order
 
@@ -32,32 +30,41 @@ type loopState struct {
 	debuggerReleased bool // Options.WaitForDebugger: runIfWaitingForDebugger came
 }
 
+// newLoop makes the worker's event loop (package internal/loop): every
+// callback is a macrotask of the worker, a Terminate stops the current phase,
+// the messages phase delivers the inbox, and timers are held once Close was
+// asked for.
+func (w *Worker) newLoop() *loop.Loop {
+	return loop.New(loop.Config{
+		Macrotask:  w.macrotask,
+		Stopped:    w.isTerminating,
+		Messages:   w.deliverMessages,
+		HoldTimers: w.closeRequested.Load,
+	})
+}
+
 // loop serves the worker until it is terminated, or closed and drained.
-// Each turn: host tasks, then up to deliveryBatch messages, then due timers,
-// then immediates; it sleeps only when none of these has work.
+// Each turn (loop.Loop.Turn): host tasks, then up to deliveryBatch messages,
+// then due timers, then immediates; it sleeps only when none of these has
+// work.
 func (w *Worker) loop() {
 	for {
 		if w.isTerminating() {
 			return
 		}
-		w.runTasks()
-		w.deliverMessages()
-		closing := w.closeRequested.Load()
-		if !closing {
-			w.runDueTimers()
-			w.runImmediates()
-		}
+		w.ev.Turn()
 		if w.isTerminating() {
 			return
 		}
+		closing := w.closeRequested.Load()
 		queued, _ := w.inbox.Len()
 		if w.ext != nil && !w.ext.Accepting() {
 			queued = 0 // e.g. a Node-style worker's parentPort is not started: messages wait
 		}
-		if closing && queued == 0 && !w.hasTasks() {
+		if closing && queued == 0 && !w.ev.HasTasks() {
 			return
 		}
-		if queued > 0 || w.hasTasks() || (!closing && len(w.immediates) > 0) {
+		if queued > 0 || w.ev.HasTasks() || (!closing && w.ev.HasImmediates()) {
 			continue
 		}
 		if w.ext != nil && !w.HasRefs() {
@@ -66,80 +73,29 @@ func (w *Worker) loop() {
 			}
 			return // an extension's loop ends when nothing ref'd is left
 		}
-		w.sleep(closing)
+		w.ev.Sleep(w.terminating) // a wake-up, the next timer deadline, or Terminate
 	}
 }
 
-// sleep waits for a wake-up, the next timer deadline, or Terminate.
-func (w *Worker) sleep(closing bool) {
-	var due <-chan time.Time
-	if !closing && len(w.timers) > 0 {
-		d := time.Until(w.timers[0].when)
-		if d <= 0 {
-			return
-		}
-		w.clock.Reset(d)
-		due = w.clock.C
-		defer w.clock.Stop()
-	}
-	select {
-	case <-w.wake:
-	case <-due:
-	case <-w.terminating:
-	}
-}
-
-func (w *Worker) hasTasks() bool {
-	w.tasksMu.Lock()
-	defer w.tasksMu.Unlock()
-	return len(w.tasks) > 0
-}
-
-// runTasks runs the tasks queued when it starts (later ones wait for the
-// next turn). It takes them one at a time: a task that pauses in the
-// debugger serves the rest from its nested loop (ServePaused).
-func (w *Worker) runTasks() {
-	w.tasksMu.Lock()
-	n := len(w.tasks)
-	w.tasksMu.Unlock()
-	for range n {
-		if w.isTerminating() {
-			return
-		}
-		fn := w.popTask()
-		if fn == nil {
-			return
-		}
-		w.macrotask(func() error { fn(w.rt); return nil })
-	}
-}
-
-func (w *Worker) popTask() func(*goja.Runtime) {
-	w.tasksMu.Lock()
-	defer w.tasksMu.Unlock()
-	if len(w.tasks) == 0 {
-		return nil
-	}
-	fn := w.tasks[0]
-	w.tasks[0] = nil
-	w.tasks = w.tasks[1:]
-	return fn
-}
-
-func (w *Worker) deliverMessages() {
+// deliverMessages is the messages phase of a turn: it delivers up to
+// deliveryBatch queued messages and returns how many.
+func (w *Worker) deliverMessages() int {
 	if w.ext != nil && !w.ext.Accepting() {
-		return
+		return 0
 	}
+	n := 0
 	for range deliveryBatch {
 		if w.isTerminating() {
-			return
+			break
 		}
 		f, ok := w.inbox.Pop(0)
 		if !ok {
-			return
+			break
 		}
 		w.macrotask(func() error { return w.deliver(f) })
+		n++
 	}
+	return n
 }
 
 // deliver deserializes one frame into the worker realm and dispatches it as
@@ -204,44 +160,4 @@ func (w *Worker) reportRejections() {
 		w.report(w.recordFromValue(ErrorUnhandledRejection, p.Result()))
 	}
 	w.rejections = nil
-}
-
-// runDueTimers fires, in deadline order, the timers due now that existed
-// when the phase began; timers they create wait for the next turn.
-func (w *Worker) runDueTimers() {
-	now, lastSeq := time.Now(), w.timerSeq
-	for !w.isTerminating() {
-		t := w.popDue(now, lastSeq)
-		if t == nil {
-			return
-		}
-		w.macrotask(func() error {
-			_, err := t.fn(goja.Undefined(), t.args...)
-			return err
-		})
-		w.rearm(t)
-	}
-}
-
-func (w *Worker) runImmediates() {
-	for _, t := range w.takeImmediates() {
-		if w.isTerminating() {
-			return
-		}
-		if !w.claim(t) {
-			continue
-		}
-		w.macrotask(func() error {
-			_, err := t.fn(goja.Undefined(), t.args...)
-			return err
-		})
-	}
-}
-
-// stopTimers drops every pending timer; none fires afterwards.
-func (w *Worker) stopTimers() {
-	if w.clock != nil {
-		w.clock.Stop()
-	}
-	w.reset()
 }

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"cmp"
 	"slices"
 	"sync"
 )
@@ -86,4 +87,62 @@ func (w *Worker) info() WorkerInfo {
 		Inspectable: w.dbg != nil,
 		Worker:      w,
 	}
+}
+
+// Host realms (HostRealm.SetInspectable) are listed too, from SetInspectable(true) until SetInspectable(false) or
+// Close, for the endpoint's main-context targets (package internal/workertargets).
+var hostRegistry struct {
+	mu   sync.Mutex
+	live map[uint64]*HostRealm
+}
+
+// registerHostRealm lists h. On h's owner goroutine.
+func registerHostRealm(h *HostRealm) {
+	id := h.TargetID()
+	hostRegistry.mu.Lock()
+	defer hostRegistry.mu.Unlock()
+	if hostRegistry.live == nil {
+		hostRegistry.live = make(map[uint64]*HostRealm)
+	}
+	hostRegistry.live[id] = h
+}
+
+// unregisterHostRealm stops listing h: no new endpoint session attaches to it through the listing.
+func unregisterHostRealm(h *HostRealm) {
+	h.inspMu.Lock()
+	id := h.targetID
+	h.inspMu.Unlock()
+	hostRegistry.mu.Lock()
+	defer hostRegistry.mu.Unlock()
+	if id != 0 && hostRegistry.live[id] == h {
+		delete(hostRegistry.live, id)
+	}
+}
+
+// HostRealmInfo describes an inspectable host realm for a target listing.
+type HostRealmInfo struct {
+	ID    uint64 // HostRealm.TargetID
+	Realm *HostRealm
+}
+
+// LiveHostRealms returns every inspectable host realm of the process, in ID order. It may be called from any
+// goroutine. The list is a snapshot: a realm in it may be closed at any time after (its InspectorSession then
+// returns ErrClosed).
+func LiveHostRealms() []HostRealmInfo {
+	hostRegistry.mu.Lock()
+	out := make([]HostRealmInfo, 0, len(hostRegistry.live))
+	for id, h := range hostRegistry.live {
+		out = append(out, HostRealmInfo{ID: id, Realm: h})
+	}
+	hostRegistry.mu.Unlock()
+	slices.SortFunc(out, func(a, b HostRealmInfo) int { return cmp.Compare(a.ID, b.ID) })
+	return out
+}
+
+// LookupHostRealm returns the inspectable host realm with the given ID.
+func LookupHostRealm(id uint64) (*HostRealm, bool) {
+	hostRegistry.mu.Lock()
+	defer hostRegistry.mu.Unlock()
+	h, ok := hostRegistry.live[id]
+	return h, ok
 }

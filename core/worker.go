@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/inspector"
+	"github.com/jsworker/jsworker/internal/loop"
 	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
@@ -61,14 +62,11 @@ type Worker struct {
 	obs            observers
 	insp           inspectorSessions
 
-	wake        chan struct{} // capacity 1: "look again"
+	ev          *loop.Loop    // the event loop: tasks (RunOnLoop), timers, immediates, wake-up (loop.go)
 	terminating chan struct{} // closed by Terminate
 	termOnce    sync.Once
 	done        chan struct{} // closed when the loop has ended
 	fatal       error         // why the worker ended abnormally; written before done closes
-
-	tasksMu sync.Mutex
-	tasks   []func(*goja.Runtime)
 
 	loopState // touched only on the worker's goroutine
 
@@ -122,10 +120,10 @@ func newWorker(id uint64, kind Kind, filename string, opts Options, dbg *inspect
 		ext:         opts.Extension,
 		dbg:         dbg,
 		rt:          goja.New(),
-		wake:        make(chan struct{}, 1),
 		terminating: make(chan struct{}),
 		done:        make(chan struct{}),
 	}
+	w.ev = w.newLoop()
 	if opts.OnError != nil {
 		h := opts.OnError
 		w.errorHook.Store(&h)
@@ -341,27 +339,17 @@ func (w *Worker) advanceState(s State) {
 }
 
 // wakeup makes the worker's loop look for work again.
-func (w *Worker) wakeup() {
-	select {
-	case w.wake <- struct{}{}:
-	default:
-	}
-}
+func (w *Worker) wakeup() { w.ev.Wake() }
 
 // RunOnLoop queues fn to run on the worker's thread between macrotasks, with
 // the worker's runtime. It returns false, and fn will not run, once the
 // worker is terminating or has ended; a task queued just before Terminate
 // may be dropped too. Values derived from the runtime must not escape fn.
 func (w *Worker) RunOnLoop(fn func(*goja.Runtime)) bool {
-	w.tasksMu.Lock()
-	if w.isTerminating() || w.State() == StateClosed {
-		w.tasksMu.Unlock()
+	if w.isTerminating() {
 		return false
 	}
-	w.tasks = append(w.tasks, fn)
-	w.tasksMu.Unlock()
-	w.wakeup()
-	return true
+	return w.ev.Post(func() { fn(w.rt) }) // refused once finish closed the loop
 }
 
 func (w *Worker) isTerminating() bool { return w.terminated.Load() }
@@ -405,11 +393,9 @@ func (w *Worker) finish() {
 	if r := recover(); r != nil {
 		w.fatal = w.internalError(r)
 	}
-	w.stopTimers()
+	w.ev.Close() // RunOnLoop refuses from now on; queued tasks are dropped
+	w.ev.StopTimers()
 	w.inbox.Destroy()
-	w.tasksMu.Lock()
-	w.tasks = nil
-	w.tasksMu.Unlock()
 	if w.ext != nil {
 		w.ext.End()
 	}

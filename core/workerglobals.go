@@ -23,8 +23,6 @@ func (w *Worker) setupRealm() error {
 	rt.SetPromiseRejectionTracker(w.trackRejection)
 
 	w.timeOrigin = time.Now()
-	w.clock = time.NewTimer(time.Hour)
-	w.clock.Stop()
 
 	g := rt.GlobalObject()
 	w.global = g
@@ -40,7 +38,7 @@ func (w *Worker) setupRealm() error {
 	if err := w.installEvents(g); err != nil {
 		return err
 	}
-	installTimerGlobals(rt, g, &w.timerSet, nil)
+	web.InstallTimers(rt, g, w.ev)
 	err := web.Install(rt, web.Config{
 		Stdout:     w.opts.Stdout,
 		Stderr:     w.opts.Stderr,

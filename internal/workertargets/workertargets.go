@@ -1,6 +1,7 @@
-// Package workertargets lists core's workers as DevTools endpoint targets
-// (package inspector/devtools). It is the adapter between the two, which know
-// nothing of each other: cmd/jsworker and the C ABI use it.
+// Package workertargets lists core's workers (Provider) and inspectable host
+// realms (HostRealms) as DevTools endpoint targets (package
+// inspector/devtools). It is the adapter between the two, which know nothing
+// of each other: cmd/jsworker and the C ABI use it.
 package workertargets
 
 import (

@@ -34,7 +34,7 @@ type HostRealm struct {
 	ev     *loop.Loop
 
 	js     *Realm // owner goroutine only
-	closed bool     // owner goroutine only: Close ran
+	closed bool   // owner goroutine only: Close ran
 
 	hostInspector // host_inspect.go
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/internal/loop"
 )
 
@@ -28,15 +29,15 @@ func InstallTimers(rt *goja.Runtime, g *goja.Object, l *loop.Loop) {
 			return err
 		}
 	}
-	defineTimerFunc(rt, g, "setTimeout", 1, func(call goja.FunctionCall) goja.Value {
+	jsutil.DefineFunc(rt, g, "setTimeout", 1, func(call goja.FunctionCall) goja.Value {
 		fn := callback("setTimeout", call, 2)
 		return rt.ToValue(l.SetTimeout(fn, timerDelay(call.Argument(1))))
 	})
-	defineTimerFunc(rt, g, "setInterval", 1, func(call goja.FunctionCall) goja.Value {
+	jsutil.DefineFunc(rt, g, "setInterval", 1, func(call goja.FunctionCall) goja.Value {
 		fn := callback("setInterval", call, 2)
 		return rt.ToValue(l.SetInterval(fn, timerDelay(call.Argument(1))))
 	})
-	defineTimerFunc(rt, g, "setImmediate", 1, func(call goja.FunctionCall) goja.Value {
+	jsutil.DefineFunc(rt, g, "setImmediate", 1, func(call goja.FunctionCall) goja.Value {
 		return rt.ToValue(l.SetImmediate(callback("setImmediate", call, 1)))
 	})
 	clear := func(call goja.FunctionCall) goja.Value {
@@ -46,7 +47,7 @@ func InstallTimers(rt *goja.Runtime, g *goja.Object, l *loop.Loop) {
 		return goja.Undefined()
 	}
 	for _, name := range []string{"clearTimeout", "clearInterval", "clearImmediate"} {
-		defineTimerFunc(rt, g, name, 1, clear)
+		jsutil.DefineFunc(rt, g, name, 1, clear)
 	}
 }
 
@@ -65,15 +66,4 @@ func timerDelay(v goja.Value) time.Duration {
 		return 0
 	}
 	return time.Duration(ms * float64(time.Millisecond))
-}
-
-// defineTimerFunc defines obj[name] as a native function whose JavaScript name
-// and length are the given ones (goja would otherwise name it after the Go
-// function): read-only, configurable, not enumerable, as for built-ins.
-func defineTimerFunc(rt *goja.Runtime, obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
-	f := rt.ToValue(fn).(*goja.Object)
-	// goja's order is writable, configurable, enumerable.
-	_ = f.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = f.DefineDataProperty("length", rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	obj.Set(name, f)
 }

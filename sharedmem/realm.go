@@ -11,6 +11,7 @@ import (
 	"weak"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // RealmOptions say how a realm's Atomics behave.
@@ -122,10 +123,10 @@ func (anchor) Keys() []string              { return nil }
 // Install defines the globals SharedArrayBuffer and Atomics in rt. Call it
 // once per realm, on rt's goroutine, before the realm runs user code (it
 // captures the intrinsics RangeError and BigInt from the global object). It
-// fails if goja's internals are not what this package reads (see layout.go)
+// fails if goja's internals are not what this package reads (see internal/gojainternal)
 // or if rt already has them.
 func Install(rt *goja.Runtime, opts RealmOptions) error {
-	if err := loadLayout(); err != nil {
+	if err := gojainternal.TypedArrays(); err != nil {
 		return err
 	}
 	if realmOf(rt) != nil {
@@ -286,7 +287,7 @@ func (r *realm) refresh() {
 			continue
 		}
 		if n := g.b.ByteLength(); len(ab.Bytes()) != n {
-			setBufData(ab, g.b.mem[:n:cap(g.b.mem)])
+			_ = gojainternal.SetArrayBufferBytes(ab, g.b.mem[:n:cap(g.b.mem)]) // cannot fail: Install checked TypedArrays
 		}
 	}
 }

@@ -2,9 +2,9 @@ package clone
 
 import (
 	"errors"
-	"reflect"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Per-realm intrinsics.
@@ -199,7 +199,7 @@ func (c *capturer) fail(what string) {
 // native checks that v is one of goja's own function objects and returns it.
 func (c *capturer) native(v goja.Value, what string) *goja.Object {
 	o, ok := v.(*goja.Object)
-	if !ok || o == nil || !nativeFuncTypes[implType(o)] {
+	if !ok || o == nil || !gojainternal.IsNativeFunction(o) {
 		c.fail(what)
 		return nil
 	}
@@ -265,10 +265,6 @@ func (c *capturer) getterValue(proto *goja.Object, key goja.Value) goja.Callable
 	return c.callable(c.native(o.Get("get"), "the getter "+key.String()))
 }
 
-// nativeFuncTypes are the Go types of goja's builtin functions, learned in
-// loadKinds.
-var nativeFuncTypes = map[reflect.Type]bool{}
-
 // CaptureBuiltins captures now every builtin structured clone may need from
 // rt (see the package documentation), so that no script run afterwards can
 // change how rt's values are cloned. Without it each group is captured the
@@ -279,8 +275,8 @@ var nativeFuncTypes = map[reflect.Type]bool{}
 // replaced by script functions), and must be called on the goroutine that
 // owns rt.
 func CaptureBuiltins(rt *goja.Runtime) (err error) {
-	if loadKinds(); probeErr != nil {
-		return probeErr
+	if err := gojainternal.Kinds(); err != nil {
+		return err
 	}
 	if ex := rt.Try(func() {
 		r := realmOf(rt)

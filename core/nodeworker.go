@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Node-style workers: the main program (program.go) and the workers that
@@ -359,7 +359,7 @@ func (n *nodeState) printUncaught(w *Worker, rec ErrorRecord) {
 	}
 	switch {
 	case rec.Stack != "":
-		b.WriteString(goPC.ReplaceAllString(strings.ReplaceAll(rec.Stack, "\tat ", "    at "), "$1"))
+		b.WriteString(gojainternal.StripStackPC(strings.ReplaceAll(rec.Stack, "\tat ", "    at ")))
 	case rec.Name != "":
 		b.WriteString(rec.Name + ": " + rec.Message)
 	case rec.Kind == ErrorUnhandledRejection:
@@ -370,10 +370,6 @@ func (n *nodeState) printUncaught(w *Worker, rec ErrorRecord) {
 	b.WriteString("\n")
 	io.WriteString(out, b.String())
 }
-
-// goPC matches the program counter goja appends to a stack position
-// ("file.js:3:9(5)"), which Node does not print.
-var goPC = regexp.MustCompile(`(:\d+:\d+)\(\d+\)`)
 
 // finalCode is the exit code of a Node-style worker whose loop ended.
 func (n *nodeState) finalCode(w *Worker) int {

@@ -7,7 +7,7 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
-	"github.com/jsworker/jsworker/internal/stackpos"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // A PauseHost runs the target's queued work while its JavaScript is paused.
@@ -458,7 +458,7 @@ func (d *Debugger) raisedAt(v goja.Value) *location {
 		}
 	}()
 	d.quiet = false
-	file, l, c, ok := stackpos.First(stack, func(f string) bool { return d.scriptByFile(f) != nil })
+	file, l, c, ok := gojainternal.FirstStackPosition(stack, func(f string) bool { return d.scriptByFile(f) != nil })
 	if !ok {
 		return nil
 	}

@@ -142,6 +142,14 @@ var kinds struct {
 // Kinds locates object classification once per process and returns nil if
 // it works, or the error that makes every ObjectKind answer KindUnknown.
 func Kinds() error {
+	if err := simulatedErr(); err != nil {
+		return err
+	}
+	return loadKinds()
+}
+
+// loadKinds runs the probe once and returns its own error.
+func loadKinds() error {
 	kinds.once.Do(func() {
 		if err := locateSelf(); err != nil {
 			kinds.err = probeError("objects", err)

@@ -105,9 +105,7 @@ func TestKindsFailClosed(t *testing.T) {
 	}
 	rt := goja.New()
 	m := mustRun(t, rt, `new Map()`)
-	saved := kinds.err
-	kinds.err = probeError("object kinds", errSimulated)
-	defer func() { kinds.err = saved }()
+	defer SimulateChange(errSimulated)()
 	if k := ObjectKind(m); k != KindUnknown {
 		t.Fatalf("kind %s with a failed probe", k)
 	}
@@ -116,11 +114,11 @@ func TestKindsFailClosed(t *testing.T) {
 	}
 }
 
-type simulated struct{}
+type fakeChange struct{}
 
-func (simulated) Error() string { return "simulated layout change" }
+func (fakeChange) Error() string { return "simulated layout change" }
 
-var errSimulated error = simulated{}
+var errSimulated error = fakeChange{}
 
 func BenchmarkObjectKind(b *testing.B) {
 	rt := goja.New()

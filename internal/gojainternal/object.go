@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/dop251/goja"
@@ -42,6 +43,26 @@ func locateSelf() error {
 		}
 	})
 	return self.err
+}
+
+// simulated, when set, is the error every probe reports (SimulateChange).
+var simulated atomic.Pointer[error]
+
+// SimulateChange makes every probe of this package report err, as if goja's
+// internals had changed, until restore is called: for tests of the
+// fail-closed paths of the packages that depend on this one. Not for
+// production use; not safe to call from parallel tests.
+func SimulateChange(err error) (restore func()) {
+	simulated.Store(&err)
+	return func() { simulated.Store(nil) }
+}
+
+// simulatedErr returns the simulated change, if any.
+func simulatedErr() error {
+	if p := simulated.Load(); p != nil {
+		return probeError("internals (simulated)", *p)
+	}
+	return nil
 }
 
 // selfOf returns o's self field as a raw interface. Only after locateSelf

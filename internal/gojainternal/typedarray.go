@@ -117,7 +117,7 @@ type elemType struct {
 // nil if it works, or the error that makes every TypedArrayOf answer false.
 func TypedArrays() error {
 	ta.once.Do(func() {
-		if err := Kinds(); err != nil {
+		if err := loadKinds(); err != nil {
 			ta.err = err
 			return
 		}
@@ -126,6 +126,9 @@ func TypedArrays() error {
 			ta.err = probeError("typed arrays", err)
 		}
 	})
+	if err := simulatedErr(); err != nil {
+		return err
+	}
 	return ta.err
 }
 

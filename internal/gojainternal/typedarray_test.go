@@ -100,9 +100,7 @@ func TestTypedArraysFailClosed(t *testing.T) {
 	if err := TypedArrays(); err != nil {
 		t.Fatal(err)
 	}
-	saved := ta.err
-	ta.err = probeError("typed arrays", errSimulated)
-	defer func() { ta.err = saved }()
+	defer SimulateChange(errSimulated)()
 	if _, ok := TypedArrayOf(o); ok {
 		t.Fatal("a typed array read with a failed probe")
 	}

@@ -31,7 +31,7 @@ var names struct {
 
 func loadNames() error {
 	names.once.Do(func() {
-		if err := Kinds(); err != nil {
+		if err := loadKinds(); err != nil {
 			names.err = err
 			return
 		}
@@ -39,6 +39,9 @@ func loadNames() error {
 			names.err = probeError("array property names", err)
 		}
 	})
+	if err := simulatedErr(); err != nil {
+		return err
+	}
 	return names.err
 }
 
@@ -117,6 +120,9 @@ func loadInts() error {
 			ints.err = probeError("integer values", err)
 		}
 	})
+	if err := simulatedErr(); err != nil {
+		return err
+	}
 	return ints.err
 }
 
@@ -177,6 +183,9 @@ func loadASCII() error {
 			ascii.err = probeError("strings", err)
 		}
 	})
+	if err := simulatedErr(); err != nil {
+		return err
+	}
 	return ascii.err
 }
 

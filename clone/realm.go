@@ -5,6 +5,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // Per-realm intrinsics.
@@ -28,11 +29,12 @@ import (
 // fails closed with an error instead of running them. Once captured, later
 // tampering has no effect.
 //
-// The captured set hangs off the realm's global object under a symbol that
-// is private to this package, as a non-writable, non-configurable,
-// non-enumerable property holding a Go value scripts cannot look into, so
-// it lives and dies with the realm and no process-wide table keeps realms
-// alive.
+// The captured set is kept in internal/realmdata's side table, keyed by the
+// runtime, where no script can see or reach it. It references the realm,
+// so it keeps the runtime alive until the realm's owner releases it: core
+// does (realmdata.Drop) for its workers and host realms; a program that
+// clones values of its own goja.New() runtime calls ReleaseRealm when done
+// with it.
 
 type group uint8
 
@@ -94,24 +96,26 @@ type realm struct {
 	entries []goja.Value
 }
 
-// realmKey is the private symbol the realm record hangs under.
-var realmKey = goja.NewSymbol("jsworker.clone.realm")
+// realmKey finds a runtime's realm record.
+var realmKey = realmdata.NewKey[*realm]("clone.realm")
 
-// realmOf returns the realm record of rt, making it if needed. It must run
-// inside rt.Try: a host-installed proxy global could throw.
+// realmOf returns the realm record of rt, making it if needed.
 func realmOf(rt *goja.Runtime) *realm {
-	g := rt.GlobalObject()
-	if v := g.GetSymbol(realmKey); v != nil {
-		if r, ok := v.Export().(*realm); ok && r.rt == rt {
-			return r
-		}
+	if r, ok := realmKey.Get(rt); ok {
+		return r
 	}
 	r := &realm{rt: rt}
-	// A frozen global refuses the property: the record then lives for this
-	// call only, and the next call captures again.
-	_ = g.DefineDataPropertySymbol(realmKey, rt.ToValue(r), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	realmKey.Set(rt, r)
 	return r
 }
+
+// ReleaseRealm forgets the builtins structured clone captured from rt (see
+// CaptureBuiltins), so that the runtime can be garbage-collected once the
+// caller lets go of it. Call it when the realm ends, on the goroutine that
+// owns rt, unless the realm belongs to core (core releases its realms
+// itself). A later clone in rt captures again, from what its globals hold
+// then. Releasing a runtime with nothing captured does nothing.
+func ReleaseRealm(rt *goja.Runtime) { realmKey.Delete(rt) }
 
 // need captures group g if that has not been done, and returns the error
 // that prevents using it, if any.

@@ -251,9 +251,11 @@ func BenchmarkFloorGraph10k(b *testing.B) {
 func BenchmarkCaptureBuiltins(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := clone.CaptureBuiltins(goja.New()); err != nil {
+		rt := goja.New()
+		if err := clone.CaptureBuiltins(rt); err != nil {
 			b.Fatal(err)
 		}
+		clone.ReleaseRealm(rt)
 	}
 }
 
@@ -262,9 +264,11 @@ func BenchmarkCaptureBuiltins(b *testing.B) {
 func BenchmarkInstallStructuredClone(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := clone.InstallStructuredClone(goja.New()); err != nil {
+		rt := goja.New()
+		if err := clone.InstallStructuredClone(rt); err != nil {
 			b.Fatal(err)
 		}
+		clone.ReleaseRealm(rt)
 	}
 }
 

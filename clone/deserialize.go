@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Deserialize builds the value held by f in rt and returns it. It always
@@ -37,8 +38,8 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 	if f == nil || f.Released() {
 		return nil, fmt.Errorf("%w: nil or released frame", ErrMalformedFrame)
 	}
-	if loadKinds(); probeErr != nil {
-		return nil, probeErr
+	if err := gojainternal.Kinds(); err != nil {
+		return nil, err
 	}
 	d := decoderPool.Get().(*decoder)
 	defer d.release()
@@ -267,7 +268,7 @@ func (d *decoder) readManifest() error {
 			if err != nil {
 				return err
 			}
-			if o == nil || implType(o) != bufferType {
+			if o == nil || !isArrayBuffer(o) {
 				return fmt.Errorf("jsworker: the shared-memory hook returned something other than an ArrayBuffer")
 			}
 			// A growable SharedArrayBuffer may have grown since it was sent,
@@ -821,7 +822,7 @@ func (d *decoder) construct(ctor *goja.Object, k kind, args ...goja.Value) (*goj
 	if err != nil {
 		return nil, err
 	}
-	if kindOf(implType(o)) != k {
+	if kindOf(o) != k {
 		return nil, fmt.Errorf("jsworker: structured clone: the realm's %s constructor made a %s", ctor.Get("name"), o.ClassName())
 	}
 	return o, nil

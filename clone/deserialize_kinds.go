@@ -274,7 +274,7 @@ func (d *decoder) readView(depth int) (goja.Value, error) {
 		return nil, err
 	}
 	buf, _ := bv.(*goja.Object)
-	if buf == nil || implType(buf) != bufferType {
+	if buf == nil || !isArrayBuffer(buf) {
 		return nil, d.malformed("a view over something that is not an ArrayBuffer")
 	}
 	off, err := d.readUvarint()

@@ -31,6 +31,7 @@ func FuzzDeserialize(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rt := goja.New()
+		defer clone.ReleaseRealm(rt)
 		v, err := clone.Deserialize(rt, clone.NewFrame(data))
 		if err != nil {
 			var dce *clone.DataCloneError

@@ -21,6 +21,7 @@ func run(t testing.TB, rt *goja.Runtime, src string) goja.Value {
 func serialize(t testing.TB, src string, opts clone.Options) (*clone.Frame, error) {
 	t.Helper()
 	rt := goja.New()
+	defer clone.ReleaseRealm(rt)
 	return clone.Serialize(rt, run(t, rt, src), opts)
 }
 

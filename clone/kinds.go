@@ -1,13 +1,12 @@
 package clone
 
 import (
-	"errors"
 	"math/big"
 	"reflect"
 	"strings"
-	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Telling object kinds apart.
@@ -16,177 +15,46 @@ import (
 // also for WeakMap, WeakSet, DataView, generators and iterators, and a
 // prototype check can be fooled (Object.setPrototypeOf(new WeakMap,
 // Object.prototype) looks plain). The one fact that cannot be forged from JS
-// is the Go type behind the object, the dynamic type of goja.Object's
-// unexported interface field "self". We read that type with reflect (no
-// unsafe, no allocation, about 10 ns) and accept an object only when its type
-// is one goja uses for a cloneable kind, as learned once from sample values
-// in a private runtime. Everything else is rejected, with a message naming
-// its kind when the sample table knows it.
+// is the Go type behind the object, which internal/gojainternal reads (the
+// one package that knows goja's internals). An object is accepted only when
+// its kind is a cloneable one; everything else is rejected, with a message
+// naming its kind when gojainternal knows it.
 //
-// If a goja upgrade renames the field, probeErr is set and Serialize fails
-// closed; the package tests catch it.
+// If gojainternal cannot read this goja (Kinds returns an error), Serialize,
+// Deserialize and CaptureBuiltins fail closed with that error; the package
+// tests of gojainternal catch it.
 
-type kind uint8
+type kind = gojainternal.Kind
 
 const (
-	kindUnknown  kind = iota
-	kindPlain         // ordinary object: clone own enumerable string keys
-	kindArray         // Array exotic object
-	kindDate          // Date (or subclass instance)
-	kindRegExp        // RegExp
-	kindMap           // Map
-	kindSet           // Set
-	kindError         // Error and its subclasses
-	kindWrapper       // Boolean, Number, BigInt (and Symbol: rejected) wrapper
-	kindString        // String wrapper
-	kindBuffer        // ArrayBuffer (and SharedArrayBuffer)
-	kindTyped         // typed array
-	kindDataView      // DataView
-	kindNever         // never cloneable
+	kindPlain    = gojainternal.KindPlain
+	kindOrdinary = gojainternal.KindOrdinary
+	kindArray    = gojainternal.KindArray
+	kindDate     = gojainternal.KindDate
+	kindRegExp   = gojainternal.KindRegExp
+	kindMap      = gojainternal.KindMap
+	kindSet      = gojainternal.KindSet
+	kindError    = gojainternal.KindError
+	kindWrapper  = gojainternal.KindPrimitive // Boolean, Number, BigInt (and Symbol: rejected) wrapper
+	kindString   = gojainternal.KindString    // String wrapper
+	kindBuffer   = gojainternal.KindArrayBuffer
+	kindTyped    = gojainternal.KindTypedArray
+	kindDataView = gojainternal.KindDataView
 )
 
-type kindInfo struct {
-	kind kind
-	name string // for messages, e.g. "WeakMap"
-}
+// kindOf returns the kind of o.
+func kindOf(o *goja.Object) kind { return gojainternal.ObjectKind(o) }
 
-var (
-	selfField = -1 // index of goja.Object.self
-	probeErr  error
-
-	kindsOnce  sync.Once
-	kindTable  map[reflect.Type]kindInfo
-	plainType  reflect.Type // *goja.baseObject, the usual plain object
-	arrayType  reflect.Type // *goja.arrayObject, the usual array
-	bufferType reflect.Type // *goja.arrayBufferObject
-
-	asciiStringType = reflect.TypeOf(goja.StringFromUTF16(nil))
-)
-
-func init() {
-	f, ok := reflect.TypeFor[goja.Object]().FieldByName("self")
-	if !ok || f.Type.Kind() != reflect.Interface || len(f.Index) != 1 {
-		probeErr = errors.New("jsworker: structured clone cannot identify goja objects (goja.Object layout changed)")
-		return
-	}
-	selfField = f.Index[0]
-}
-
-// implType returns the Go type implementing o inside goja, or nil for a
-// zero goja.Object.
-func implType(o *goja.Object) reflect.Type {
-	self := reflect.ValueOf(o).Elem().Field(selfField)
-	if self.IsNil() {
-		return nil
-	}
-	return self.Elem().Type()
-}
-
-// kindOf returns the kind of an object of Go type t.
-func kindOf(t reflect.Type) kind { return kindTable[t].kind }
-
-// kindSamples are evaluated once in a private runtime to learn which Go type
-// goja uses for each kind. Order matters: the first sample of a type wins, so
-// the accepted kinds come first and cannot be shadowed.
-var kindSamples = []struct {
-	src  string
-	info kindInfo
-}{
-	{`({})`, kindInfo{kindPlain, "Object"}},
-	{`Object.prototype`, kindInfo{kindPlain, "Object"}}, // a lazily built ordinary object (also Math)
-	{`RegExp.prototype`, kindInfo{kindPlain, "Object"}}, // an ordinary object goja watches for changes
-	{`[]`, kindInfo{kindArray, "Array"}},
-	{`(function () { var a = []; a[1e6] = 1; return a; })()`, kindInfo{kindArray, "Array"}},
-	{`Array.prototype`, kindInfo{kindArray, "Array"}},
-	{`new Date(0)`, kindInfo{kindDate, "Date"}},
-	{`/x/`, kindInfo{kindRegExp, "RegExp"}},
-	{`new Map()`, kindInfo{kindMap, "Map"}},
-	{`new Set()`, kindInfo{kindSet, "Set"}},
-	{`new Error()`, kindInfo{kindError, "Error"}},
-	{`new Number(0)`, kindInfo{kindWrapper, ""}}, // named from the value, see wrapperName
-	{`new String("")`, kindInfo{kindString, "String"}},
-	{`new ArrayBuffer(0)`, kindInfo{kindBuffer, "ArrayBuffer"}},
-	{`new Uint8Array(0)`, kindInfo{kindTyped, "TypedArray"}},
-	{`new DataView(new ArrayBuffer(0))`, kindInfo{kindDataView, "DataView"}},
-
-	{`new WeakMap()`, kindInfo{kindNever, "WeakMap"}},
-	{`new WeakSet()`, kindInfo{kindNever, "WeakSet"}},
-	{`new Proxy({}, {})`, kindInfo{kindNever, "Proxy"}},
-	{`Promise.resolve()`, kindInfo{kindNever, "Promise"}},
-	{`(function* () {})()`, kindInfo{kindNever, "Generator"}},
-	{`(async function* () {})()`, kindInfo{kindNever, "AsyncGenerator"}}, // not in goja yet
-	{`[].values()`, kindInfo{kindNever, "Array Iterator"}},
-	{`new Map().entries()`, kindInfo{kindNever, "Map Iterator"}},
-	{`new Set().values()`, kindInfo{kindNever, "Set Iterator"}},
-	{`""[Symbol.iterator]()`, kindInfo{kindNever, "String Iterator"}},
-	{`"a".matchAll(/a/g)`, kindInfo{kindNever, "RegExp String Iterator"}},
-	{`(function () { return arguments; })()`, kindInfo{kindNever, "Arguments"}},
-}
-
-// nativeFuncSamples are builtins whose Go types are those of goja's own
-// function objects (see realm.go).
-var nativeFuncSamples = []string{`Math.max`, `Date`, `Map`}
-
-// loadKinds fills the kind table once per process.
-func loadKinds() {
-	kindsOnce.Do(func() {
-		if probeErr != nil {
-			return
-		}
-		rt := goja.New()
-		table := make(map[reflect.Type]kindInfo, len(kindSamples))
-		for _, s := range kindSamples {
-			v, err := rt.RunString(s.src)
-			if err != nil {
-				continue // an engine without this builtin: its objects stay unknown
-			}
-			o, ok := v.(*goja.Object)
-			if !ok {
-				continue
-			}
-			t := implType(o)
-			if _, dup := table[t]; !dup {
-				table[t] = s.info
-			}
-		}
-		for _, src := range nativeFuncSamples {
-			if v, err := rt.RunString(src); err == nil {
-				if o, ok := v.(*goja.Object); ok {
-					nativeFuncTypes[implType(o)] = true
-				}
-			}
-		}
-		sample := func(src string) reflect.Type {
-			v, _ := rt.RunString(src)
-			if o, ok := v.(*goja.Object); ok {
-				return implType(o)
-			}
-			return nil
-		}
-		plainType, arrayType, bufferType = sample(`({})`), sample(`[]`), sample(`new ArrayBuffer(0)`)
-		if kindIn(table, plainType) != kindPlain || kindIn(table, arrayType) != kindArray ||
-			kindIn(table, bufferType) != kindBuffer || len(nativeFuncTypes) == 0 {
-			probeErr = errors.New("jsworker: structured clone cannot identify goja objects (sample kinds missing)")
-			return
-		}
-		kindTable = table
-		loadNamesHint(rt)
-	})
-}
-
-func kindIn(table map[reflect.Type]kindInfo, t reflect.Type) kind {
-	if t == nil {
-		return kindUnknown
-	}
-	return table[t].kind
-}
+// isArrayBuffer reports whether o is an ArrayBuffer (or one of sharedmem's
+// SharedArrayBuffers, which are ArrayBuffers to goja).
+func isArrayBuffer(o *goja.Object) bool { return kindOf(o) == kindBuffer }
 
 // rejectObject builds the DataCloneError for an object Serialize does not
 // accept. For a function it reads "name", which a static getter may
 // override; an exception there just leaves the name out.
-func rejectObject(rt *goja.Runtime, o *goja.Object, t reflect.Type) *DataCloneError {
-	info := kindTable[t]
-	if _, ok := goja.AssertFunction(o); ok && info.kind == kindUnknown {
+func rejectObject(rt *goja.Runtime, o *goja.Object) *DataCloneError {
+	k := kindOf(o)
+	if _, ok := goja.AssertFunction(o); ok && (k == gojainternal.KindUnknown || k == gojainternal.KindNativeFunction) {
 		name := ""
 		rt.Try(func() {
 			if s, ok := o.Get("name").(goja.String); ok {
@@ -198,10 +66,13 @@ func rejectObject(rt *goja.Runtime, o *goja.Object, t reflect.Type) *DataCloneEr
 		}
 		return &DataCloneError{Message: "function " + name + "() {…} could not be cloned."}
 	}
-	if info.kind == kindNever {
-		return &DataCloneError{Message: "#<" + info.name + "> could not be cloned."}
-	}
-	if info.kind == kindWrapper {
+	switch k {
+	case gojainternal.KindWeakMap, gojainternal.KindWeakSet, gojainternal.KindProxy, gojainternal.KindPromise,
+		gojainternal.KindGenerator, gojainternal.KindAsyncGenerator, gojainternal.KindArrayIterator,
+		gojainternal.KindMapIterator, gojainternal.KindSetIterator, gojainternal.KindStringIterator,
+		gojainternal.KindRegExpStringIterator, gojainternal.KindArguments:
+		return &DataCloneError{Message: "#<" + k.String() + "> could not be cloned."}
+	case kindWrapper:
 		return &DataCloneError{Message: "#<" + wrapperName(o) + "> could not be cloned."}
 	}
 	return &DataCloneError{Message: "#<" + o.ClassName() + "> could not be cloned."}

@@ -2,9 +2,10 @@ package clone
 
 import (
 	"errors"
-	"reflect"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // Per-realm intrinsics.
@@ -28,11 +29,12 @@ import (
 // fails closed with an error instead of running them. Once captured, later
 // tampering has no effect.
 //
-// The captured set hangs off the realm's global object under a symbol that
-// is private to this package, as a non-writable, non-configurable,
-// non-enumerable property holding a Go value scripts cannot look into, so
-// it lives and dies with the realm and no process-wide table keeps realms
-// alive.
+// The captured set is kept in internal/realmdata's side table, keyed by the
+// runtime, where no script can see or reach it. It references the realm,
+// so it keeps the runtime alive until the realm's owner releases it: core
+// does (realmdata.Drop) for its workers and host realms; a program that
+// clones values of its own goja.New() runtime calls ReleaseRealm when done
+// with it.
 
 type group uint8
 
@@ -94,24 +96,26 @@ type realm struct {
 	entries []goja.Value
 }
 
-// realmKey is the private symbol the realm record hangs under.
-var realmKey = goja.NewSymbol("jsworker.clone.realm")
+// realmKey finds a runtime's realm record.
+var realmKey = realmdata.NewKey[*realm]("clone.realm")
 
-// realmOf returns the realm record of rt, making it if needed. It must run
-// inside rt.Try: a host-installed proxy global could throw.
+// realmOf returns the realm record of rt, making it if needed.
 func realmOf(rt *goja.Runtime) *realm {
-	g := rt.GlobalObject()
-	if v := g.GetSymbol(realmKey); v != nil {
-		if r, ok := v.Export().(*realm); ok && r.rt == rt {
-			return r
-		}
+	if r, ok := realmKey.Get(rt); ok {
+		return r
 	}
 	r := &realm{rt: rt}
-	// A frozen global refuses the property: the record then lives for this
-	// call only, and the next call captures again.
-	_ = g.DefineDataPropertySymbol(realmKey, rt.ToValue(r), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	realmKey.Set(rt, r)
 	return r
 }
+
+// ReleaseRealm forgets the builtins structured clone captured from rt (see
+// CaptureBuiltins), so that the runtime can be garbage-collected once the
+// caller lets go of it. Call it when the realm ends, on the goroutine that
+// owns rt, unless the realm belongs to core (core releases its realms
+// itself). A later clone in rt captures again, from what its globals hold
+// then. Releasing a runtime with nothing captured does nothing.
+func ReleaseRealm(rt *goja.Runtime) { realmKey.Delete(rt) }
 
 // need captures group g if that has not been done, and returns the error
 // that prevents using it, if any.
@@ -199,7 +203,7 @@ func (c *capturer) fail(what string) {
 // native checks that v is one of goja's own function objects and returns it.
 func (c *capturer) native(v goja.Value, what string) *goja.Object {
 	o, ok := v.(*goja.Object)
-	if !ok || o == nil || !nativeFuncTypes[implType(o)] {
+	if !ok || o == nil || !gojainternal.IsNativeFunction(o) {
 		c.fail(what)
 		return nil
 	}
@@ -265,10 +269,6 @@ func (c *capturer) getterValue(proto *goja.Object, key goja.Value) goja.Callable
 	return c.callable(c.native(o.Get("get"), "the getter "+key.String()))
 }
 
-// nativeFuncTypes are the Go types of goja's builtin functions, learned in
-// loadKinds.
-var nativeFuncTypes = map[reflect.Type]bool{}
-
 // CaptureBuiltins captures now every builtin structured clone may need from
 // rt (see the package documentation), so that no script run afterwards can
 // change how rt's values are cloned. Without it each group is captured the
@@ -279,8 +279,8 @@ var nativeFuncTypes = map[reflect.Type]bool{}
 // replaced by script functions), and must be called on the goroutine that
 // owns rt.
 func CaptureBuiltins(rt *goja.Runtime) (err error) {
-	if loadKinds(); probeErr != nil {
-		return probeErr
+	if err := gojainternal.Kinds(); err != nil {
+		return err
 	}
 	if ex := rt.Try(func() {
 		r := realmOf(rt)

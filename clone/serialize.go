@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Options for Serialize.
@@ -58,8 +59,8 @@ func Serialize(rt *goja.Runtime, v goja.Value, opts Options) (*Frame, error) {
 
 // serialize writes a frame; tl is the validated transfer list, or nil.
 func serialize(rt *goja.Runtime, v goja.Value, maxBytes int, tl *transferList) (f *Frame, err error) {
-	if loadKinds(); probeErr != nil {
-		return nil, probeErr
+	if err := gojainternal.Kinds(); err != nil {
+		return nil, err
 	}
 	e := encoderPool.Get().(*encoder)
 	defer e.release()
@@ -415,7 +416,7 @@ func (e *encoder) writeBigInt(tag byte, x any) {
 // writeString writes s exactly, lone surrogates included: one byte per code
 // unit when all fit in Latin-1, else two.
 func (e *encoder) writeString(s goja.String) {
-	if reflect.TypeOf(s) == asciiStringType {
+	if gojainternal.IsASCII(s) {
 		// goja's ASCII representation: String() is exact and free.
 		e.writeASCII(s.String())
 		return
@@ -547,13 +548,13 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 		e.putTagUvarint(tagObjectRef, id)
 		return
 	}
-	t := implType(o)
-	if t == nil {
+	k := kindOf(o)
+	if k == gojainternal.KindInvalid {
 		e.reject("an uninitialized goja.Object could not be cloned.")
 		return
 	}
-	// The two commonest kinds first, without a table lookup.
-	if t == plainType && o.ClassName() == "Object" && o != e.global {
+	// The commonest kind first.
+	if k == kindPlain && o.ClassName() == "Object" && o != e.global {
 		if e.isPort != nil && e.isPort(o) {
 			e.writePort(o)
 			return
@@ -564,16 +565,9 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 		}
 		return
 	}
-	if t == arrayType {
-		if e.enter(depth) {
-			e.register(o)
-			e.writeArray(o, depth)
-		}
-		return
-	}
-	switch kindOf(t) {
-	case kindPlain:
-		e.writeOrdinary(o, t, depth)
+	switch k {
+	case kindPlain, kindOrdinary:
+		e.writeOrdinary(o, depth)
 	case kindArray:
 		if e.enter(depth) {
 			e.register(o)
@@ -595,7 +589,7 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 	case kindError:
 		e.writeError(o, depth)
 	case kindWrapper:
-		e.writeWrapper(o, t)
+		e.writeWrapper(o)
 	case kindString:
 		if r := e.needRealm(groupWrappers); r != nil {
 			e.writeStringObject(o, r.stringValueOf)
@@ -603,9 +597,9 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 	case kindBuffer:
 		e.writeBuffer(o)
 	case kindTyped, kindDataView:
-		e.writeView(o, kindOf(t) == kindDataView, depth)
+		e.writeView(o, k == kindDataView, depth)
 	default:
-		e.fail(rejectObject(e.rt, o, t))
+		e.fail(rejectObject(e.rt, o))
 	}
 }
 
@@ -613,7 +607,7 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 // usual type (a builtin prototype, Math, JSON ...): as a plain object, except
 // the global object, which is never cloneable, and Number.prototype and
 // String.prototype, which are wrappers of 0 and "".
-func (e *encoder) writeOrdinary(o *goja.Object, t reflect.Type, depth int) {
+func (e *encoder) writeOrdinary(o *goja.Object, depth int) {
 	if o == e.global {
 		e.reject("the global object could not be cloned.")
 		return
@@ -639,7 +633,7 @@ func (e *encoder) writeOrdinary(o *goja.Object, t reflect.Type, depth int) {
 			e.writeStringObject(o, r.stringValueOf)
 		}
 	default:
-		e.fail(rejectObject(e.rt, o, t))
+		e.fail(rejectObject(e.rt, o))
 	}
 }
 
@@ -696,7 +690,7 @@ func (e *encoder) writeArray(o *goja.Object, depth int) {
 	n := uint32(l)
 	var keys []string
 	named := false
-	if n > denseLimit || arrayMayHaveNames(o) {
+	if n > denseLimit || !gojainternal.ArrayHasNoNames(o) {
 		keys = o.Keys()
 		for _, k := range keys {
 			if i, ok := parseIndex(k); !ok || i >= n {

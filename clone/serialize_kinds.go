@@ -163,7 +163,7 @@ func (e *encoder) ownData(r *realm, o *goja.Object, name string) (goja.Value, bo
 
 // writeWrapper writes a Boolean, Number or BigInt wrapper object; a Symbol
 // wrapper is rejected.
-func (e *encoder) writeWrapper(o *goja.Object, t reflect.Type) {
+func (e *encoder) writeWrapper(o *goja.Object) {
 	switch x := o.Export().(type) {
 	case bool:
 		e.register(o)
@@ -182,7 +182,7 @@ func (e *encoder) writeWrapper(o *goja.Object, t reflect.Type) {
 		e.register(o)
 		e.writeBigInt(tagBigIntObj, x)
 	default:
-		e.fail(rejectObject(e.rt, o, t))
+		e.fail(rejectObject(e.rt, o))
 	}
 }
 
@@ -283,7 +283,7 @@ func (e *encoder) writeView(o *goja.Object, dataView bool, depth int) {
 		return
 	}
 	buf, _ := bv.(*goja.Object)
-	if buf == nil || implType(buf) != bufferType {
+	if buf == nil || !isArrayBuffer(buf) {
 		e.reject("a view whose buffer is not an ArrayBuffer could not be cloned.")
 		return
 	}
@@ -303,7 +303,7 @@ func (e *encoder) writeView(o *goja.Object, dataView bool, depth int) {
 			}
 		}
 		if kind == 0 {
-			e.fail(rejectObject(e.rt, o, implType(o)))
+			e.fail(rejectObject(e.rt, o))
 			return
 		}
 	}
@@ -358,53 +358,4 @@ func typedKind(o *goja.Object) byte {
 		return viewBigUint64
 	}
 	return 0
-}
-
-// Array names hint.
-//
-// An array's named properties (a.foo) must be cloned, but finding them with
-// Keys() costs about as much as cloning a short array. goja keeps an array's
-// elements apart from its named properties, whose names sit in the
-// embedded baseObject's propNames slice, always starting with "length".
-// arrayMayHaveNames reads that slice's length with reflect: when it holds
-// "length" alone, the array has no named properties and Keys() is skipped.
-// The hint is checked against sample arrays when the package starts; if
-// goja's layout changes, it says "maybe" for every array and Keys() is
-// always called (slower, still right).
-
-var namesIndex []int // field path of propNames in goja's array types, or nil
-
-func arrayMayHaveNames(o *goja.Object) bool {
-	if namesIndex == nil {
-		return true
-	}
-	self := reflect.ValueOf(o).Elem().Field(selfField).Elem()
-	if self.Type() != arrayType {
-		return true
-	}
-	names := self.Elem().FieldByIndex(namesIndex)
-	return names.Len() != 1 || names.Index(0).String() != "length"
-}
-
-// loadNamesHint sets namesIndex if the hint gives the right answer for
-// sample arrays. Called from loadKinds.
-func loadNamesHint(rt *goja.Runtime) {
-	f, ok := arrayType.Elem().FieldByName("propNames")
-	if !ok || f.Type.Kind() != reflect.Slice || f.Type.Elem().Kind() != reflect.String {
-		return
-	}
-	namesIndex = f.Index
-	for src, want := range map[string]bool{
-		`[1, 2, 3]`: false, `[]`: false, `var a = [1]; a.length = 5; a.push(2); a`: false,
-		`Object.assign([1], {foo: 1})`: true, `var a = [1]; a.foo = 1; delete a.foo; a.bar = 2; a`: true,
-		`var a = [1]; Object.defineProperty(a, "h", {value: 1}); a`: true, `var a = []; a[-1] = 1; a`: true,
-		`var a = []; a["01"] = 1; a`: true, `var a = []; a[4294967295] = 1; a`: true,
-	} {
-		v, err := rt.RunString(src)
-		o, _ := v.(*goja.Object)
-		if err != nil || o == nil || implType(o) != arrayType || arrayMayHaveNames(o) != want {
-			namesIndex = nil
-			return
-		}
-	}
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Transfer.
@@ -113,7 +114,7 @@ func checkTransfer(rt *goja.Runtime, list []goja.Value) (*transferList, error) {
 			tl.objs = append(tl.objs, o)
 			continue
 		}
-		if !ok || o == nil || implType(o) != bufferType {
+		if !ok || o == nil || !isArrayBuffer(o) {
 			what := "only ArrayBuffers are"
 			if messagePorts() != nil {
 				what = "only ArrayBuffers and MessagePorts are"
@@ -171,8 +172,8 @@ func checkTransfer(rt *goja.Runtime, list []goja.Value) (*transferList, error) {
 func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, commit func(), err error) {
 	var tl *transferList
 	if len(opts.Transfer) > 0 {
-		if loadKinds(); probeErr != nil {
-			return nil, noCommit, probeErr
+		if err := gojainternal.Kinds(); err != nil {
+			return nil, noCommit, err
 		}
 		if tl, err = checkTransfer(rt, opts.Transfer); err != nil {
 			return nil, noCommit, err

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/jsworker/jsworker/internal/stackpos"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // ErrorKind tells what produced an error record.
@@ -195,7 +195,7 @@ func valueString(v goja.Value) string {
 }
 
 func firstStackPosition(stack string) (file string, line, col int) {
-	file, line, col, _ = stackpos.First(stack, nil)
+	file, line, col, _ = gojainternal.FirstStackPosition(stack, nil)
 	return file, line, col
 }
 

@@ -53,7 +53,7 @@ func SpawnModule(entryPath, entrySource string, loader modules.Loader, opts Opti
 	}
 	w := newWorker(lastWorkerID.Add(1), KindModule, entryPath, opts, dbg, opts.Inbox.withDefaults(), opts.Outbox.withDefaults())
 	w.entry = &moduleEntry{path: entryPath, source: entrySource, loader: loader}
-	go w.run()
+	w.start()
 	return w, nil
 }
 

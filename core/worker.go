@@ -104,7 +104,7 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 	}
 	w := newWorker(id, KindScript, filename, opts, dbg, inbox, outbox)
 	w.prg = prg
-	go w.run()
+	w.start()
 	return w, nil
 }
 
@@ -354,9 +354,15 @@ func (w *Worker) RunOnLoop(fn func(*goja.Runtime)) bool {
 
 func (w *Worker) isTerminating() bool { return w.terminated.Load() }
 
+// start lists the worker for DevTools endpoints (registry.go) — before Spawn returns, so that a target printed or
+// looked up right after is there — and starts its thread. It is unlisted when its loop ends (finish).
+func (w *Worker) start() {
+	registerWorker(w)
+	go w.run()
+}
+
 // run is the worker's thread.
 func (w *Worker) run() {
-	registerWorker(w) // listed for DevTools endpoints (registry.go) until finish
 	if w.opts.DedicatedThread {
 		// Never unlocked: the OS thread exits with the goroutine, so no
 		// other goroutine ever runs on it.

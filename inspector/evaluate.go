@@ -5,11 +5,10 @@ import (
 	"errors"
 	"math"
 	"math/big"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Options this backend refuses rather than silently ignoring.
@@ -187,8 +186,6 @@ func (c *call) await(o *goja.Object, p *goja.Promise, group string, byValue bool
 	}
 }
 
-var syntaxPosition = regexp.MustCompile(`Line (\d+):(\d+)`)
-
 // exceptionPosition returns the 0-based line and column where ex was thrown:
 // the innermost frame with a position, or for a syntax error the position the
 // compiler reports.
@@ -199,9 +196,7 @@ func exceptionPosition(ex *goja.Exception, src string) (line, col int) {
 		}
 	}
 	if _, err := goja.Compile("", src, false); err != nil {
-		if m := syntaxPosition.FindStringSubmatch(err.Error()); m != nil {
-			l, _ := strconv.Atoi(m[1])
-			c, _ := strconv.Atoi(m[2])
+		if l, c, _, ok := gojainternal.SyntaxErrorPosition(err.Error()); ok {
 			return max(l-1, 0), max(c-1, 0)
 		}
 	}

@@ -1,22 +1,30 @@
 package inspector
 
 import (
+	"log"
 	"reflect"
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // Telling object kinds apart without running JavaScript.
 //
 // goja's ClassName is "Object" for Map, Set, WeakMap, WeakSet, typed arrays,
 // DataView, iterators and generators alike, and a prototype check runs the
-// realm's code (and can be forged). As package clone does, we read the Go
-// type behind goja.Object's unexported "self" field with reflect and look it
-// up in a table learned once from sample values. If a goja upgrade changes the
-// layout, the table stays empty and classification falls back to ClassName
-// and ExportType, which still tell arrays, errors, dates, regexps, promises,
-// proxies and ArrayBuffers apart; the package tests fail loudly.
+// realm's code (and can be forged). The kind comes from
+// internal/gojainternal, which reads the Go type behind the object.
+//
+// Failing closed: if gojainternal cannot read this goja (a goja upgrade
+// changed its internals; its tests fail loudly), the inspector keeps
+// working but classifies through goja's public API only (ClassName and
+// ExportType). That still tells arrays, arguments, errors, dates, regexps,
+// promises, proxies and ArrayBuffers apart, and above all never mistakes a
+// Proxy for another object (its traps are never run); Maps, Sets, typed
+// arrays and the like are then shown as generic objects, with no entries
+// or internal properties. The reason is logged once per process (package
+// log), naming gojainternal's error.
 
 type objKind uint8
 
@@ -68,97 +76,58 @@ type kindEntry struct {
 	name string // class name for kinds whose ClassName is "Object", e.g. "Map Iterator"
 }
 
-var kindSamples = []struct {
-	src   string
-	entry kindEntry
-}{
-	{`({})`, kindEntry{kindPlain, ""}}, // first: a kind sharing this Go type stays plain
-	{`[]`, kindEntry{kindArray, ""}},
-	{`(function () { var a = []; a[1e6] = 1; return a; })()`, kindEntry{kindArray, ""}},
-	{`(function () { return arguments; })()`, kindEntry{kindArguments, ""}},
-	{`/x/`, kindEntry{kindRegExp, ""}},
-	{`new Date(0)`, kindEntry{kindDate, ""}},
-	{`new Map()`, kindEntry{kindMap, "Map"}},
-	{`new Set()`, kindEntry{kindSet, "Set"}},
-	{`new WeakMap()`, kindEntry{kindWeakMap, "WeakMap"}},
-	{`new WeakSet()`, kindEntry{kindWeakSet, "WeakSet"}},
-	{`new Error()`, kindEntry{kindError, ""}},
-	{`Promise.resolve()`, kindEntry{kindPromise, "Promise"}},
-	{`new Proxy({}, {})`, kindEntry{kindProxy, ""}},
-	{`new Uint8Array(0)`, kindEntry{kindTypedArray, ""}},
-	{`new ArrayBuffer(0)`, kindEntry{kindArrayBuffer, "ArrayBuffer"}},
-	{`new DataView(new ArrayBuffer(0))`, kindEntry{kindDataView, "DataView"}},
-	{`[].values()`, kindEntry{kindIterator, "Array Iterator"}},
-	{`new Map().entries()`, kindEntry{kindIterator, "Map Iterator"}},
-	{`new Set().values()`, kindEntry{kindIterator, "Set Iterator"}},
-	{`""[Symbol.iterator]()`, kindEntry{kindIterator, "String Iterator"}},
-	{`"a".matchAll(/a/g)`, kindEntry{kindIterator, "RegExp String Iterator"}},
-	{`(function* () {})()`, kindEntry{kindGenerator, "Generator"}},
-	{`new Number(0)`, kindEntry{kindWrapper, ""}},
-	{`new String("")`, kindEntry{kindWrapper, ""}},
-}
-
 var (
-	selfField = -1 // index of goja.Object.self, -1 when the layout is unknown
-	kindsOnce sync.Once
-	kindTable map[reflect.Type]kindEntry
+	kindsFailure sync.Once
 
 	typePromise     = reflect.TypeFor[*goja.Promise]()
 	typeProxy       = reflect.TypeFor[goja.Proxy]()
 	typeArrayBuffer = reflect.TypeFor[goja.ArrayBuffer]()
 )
 
-func init() {
-	f, ok := reflect.TypeFor[goja.Object]().FieldByName("self")
-	if ok && f.Type.Kind() == reflect.Interface && len(f.Index) == 1 {
-		selfField = f.Index[0]
-	}
-}
-
-// implType returns the Go type implementing o inside goja, or nil.
-func implType(o *goja.Object) reflect.Type {
-	if selfField < 0 {
-		return nil
-	}
-	self := reflect.ValueOf(o).Elem().Field(selfField)
-	if self.IsNil() {
-		return nil
-	}
-	return self.Elem().Type()
-}
-
-func loadKinds() {
-	kindsOnce.Do(func() {
-		table := make(map[reflect.Type]kindEntry, len(kindSamples))
-		if selfField >= 0 {
-			rt := goja.New()
-			for _, s := range kindSamples {
-				v, err := rt.RunString(s.src)
-				if err != nil {
-					continue
-				}
-				o, ok := v.(*goja.Object)
-				if !ok {
-					continue
-				}
-				if t := implType(o); t != nil {
-					if _, dup := table[t]; !dup {
-						table[t] = s.entry
-					}
-				}
-			}
-		}
-		kindTable = table
-	})
+// fromInternal maps gojainternal's kinds to the inspector's; kinds missing
+// here are classified by ClassName.
+var fromInternal = map[gojainternal.Kind]kindEntry{
+	gojainternal.KindArray:                {kindArray, ""},
+	gojainternal.KindArguments:            {kindArguments, ""},
+	gojainternal.KindRegExp:               {kindRegExp, ""},
+	gojainternal.KindDate:                 {kindDate, ""},
+	gojainternal.KindMap:                  {kindMap, "Map"},
+	gojainternal.KindSet:                  {kindSet, "Set"},
+	gojainternal.KindWeakMap:              {kindWeakMap, "WeakMap"},
+	gojainternal.KindWeakSet:              {kindWeakSet, "WeakSet"},
+	gojainternal.KindError:                {kindError, ""},
+	gojainternal.KindPromise:              {kindPromise, "Promise"},
+	gojainternal.KindProxy:                {kindProxy, ""},
+	gojainternal.KindTypedArray:           {kindTypedArray, ""},
+	gojainternal.KindArrayBuffer:          {kindArrayBuffer, "ArrayBuffer"},
+	gojainternal.KindDataView:             {kindDataView, "DataView"},
+	gojainternal.KindArrayIterator:        {kindIterator, "Array Iterator"},
+	gojainternal.KindMapIterator:          {kindIterator, "Map Iterator"},
+	gojainternal.KindSetIterator:          {kindIterator, "Set Iterator"},
+	gojainternal.KindStringIterator:       {kindIterator, "String Iterator"},
+	gojainternal.KindRegExpStringIterator: {kindIterator, "RegExp String Iterator"},
+	gojainternal.KindGenerator:            {kindGenerator, "Generator"},
+	gojainternal.KindAsyncGenerator:       {kindGenerator, "AsyncGenerator"},
+	gojainternal.KindPrimitive:            {kindWrapper, ""},
+	gojainternal.KindString:               {kindWrapper, ""},
 }
 
 // classify returns o's kind and, for kinds goja names "Object", the class
 // name to report. It runs no JavaScript.
 func classify(o *goja.Object) kindEntry {
-	loadKinds()
-	if e, ok := kindTable[implType(o)]; ok && e.kind != kindPlain {
+	if err := gojainternal.Kinds(); err != nil {
+		kindsFailure.Do(func() {
+			log.Printf("jsworker inspector: %v; objects are classified by class name only "+
+				"(Map, Set, typed arrays, iterators ... are shown as generic objects)", err)
+		})
+	} else if e, ok := fromInternal[gojainternal.ObjectKind(o)]; ok {
 		return e
 	}
+	return classifyPublic(o)
+}
+
+// classifyPublic classifies o through goja's public API only.
+func classifyPublic(o *goja.Object) kindEntry {
 	switch o.ClassName() {
 	case "Array":
 		return kindEntry{kindArray, ""}

@@ -7,7 +7,7 @@ import (
 	"slices"
 
 	"github.com/dop251/goja"
-	"github.com/jsworker/jsworker/internal/stackpos"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 type stepMode uint8
@@ -178,7 +178,7 @@ func (d *Debugger) raisedAt(v goja.Value) *location {
 		}
 	}()
 	d.quiet = false
-	file, l, c, ok := stackpos.First(stack, func(f string) bool { return d.scriptByFile(f) != nil })
+	file, l, c, ok := gojainternal.FirstStackPosition(stack, func(f string) bool { return d.scriptByFile(f) != nil })
 	if !ok {
 		return nil
 	}

@@ -10,8 +10,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
-	"github.com/jsworker/jsworker/internal/stackpos"
 )
 
 // Node-style workers: the main program (program.go) and the workers that worker_threads creates (child.go). They
@@ -220,7 +220,7 @@ func (n *nodeState) printUncaught(rec core.ErrorRecord) {
 	}
 	switch {
 	case rec.Stack != "":
-		b.WriteString(stackpos.NodeStyle(rec.Stack))
+		b.WriteString(gojainternal.StripStackPC(strings.ReplaceAll(rec.Stack, "\tat ", "    at ")))
 	case rec.Name != "":
 		b.WriteString(rec.Name + ": " + rec.Message)
 	case rec.Kind == core.ErrorUnhandledRejection:

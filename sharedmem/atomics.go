@@ -3,9 +3,9 @@ package sharedmem
 import (
 	"math"
 	"math/big"
-	"unsafe"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // The Atomics namespace object.
@@ -35,7 +35,7 @@ func (r *realm) installAtomics() {
 
 // view is a validated integer typed array.
 type view struct {
-	buf    unsafe.Pointer // goja's *arrayBufferObject
+	buf    gojainternal.Buffer
 	kind   elemKind
 	offset int // in elements
 	length int
@@ -49,18 +49,19 @@ func (r *realm) validateView(v goja.Value, waitable bool, fn string) view {
 		r.refresh()
 	}
 	if o, ok := v.(*goja.Object); ok {
-		if buf, k, off, n, ok := peekView(o); ok {
-			if bufDetached(buf) {
+		if ta, ok := gojainternal.TypedArrayOf(o); ok {
+			k := ta.Kind
+			if ta.Buffer.Detached() {
 				panic(r.typeError("Atomics.%s: the typed array's buffer is detached", fn))
 			}
 			if waitable {
 				if k != kindInt32 && k != kindBigInt64 {
-					panic(r.typeError("Atomics.%s: %s is not an Int32Array or BigInt64Array", fn, kindNames[k]))
+					panic(r.typeError("Atomics.%s: %s is not an Int32Array or BigInt64Array", fn, k))
 				}
-			} else if !k.integer() {
-				panic(r.typeError("Atomics.%s: %s is not an integer typed array", fn, kindNames[k]))
+			} else if !isInteger(k) {
+				panic(r.typeError("Atomics.%s: %s is not an integer typed array", fn, k))
 			}
-			return view{buf, k, off, n}
+			return view{ta.Buffer, k, ta.Offset, ta.Length}
 		}
 	}
 	panic(r.typeError("Atomics.%s: %s is not a typed array", fn, describe(v)))
@@ -85,16 +86,16 @@ func (r *realm) index(vw view, idx goja.Value, fn string) int {
 // user code that detached the buffer) and returns the bytes and the
 // element's byte index in them.
 func (r *realm) memory(vw view, i int, fn string) ([]byte, int) {
-	if bufDetached(vw.buf) {
+	if vw.buf.Detached() {
 		panic(r.typeError("Atomics.%s: the typed array's buffer is detached", fn))
 	}
-	return bufData(vw.buf), (vw.offset + i) * kindSize[vw.kind]
+	return vw.buf.Bytes(), (vw.offset + i) * vw.kind.Size()
 }
 
 // operand coerces an Atomics value argument to raw bits: ToBigInt for
 // BigInt arrays, ToIntegerOrInfinity otherwise.
 func (r *realm) operand(k elemKind, v goja.Value) uint64 {
-	if k.bigint() {
+	if isBigInt(k) {
 		return rawFromBigInt(r.toBigInt(v))
 	}
 	raw, _ := toRawNumber(v)
@@ -126,13 +127,13 @@ func (r *realm) value(k elemKind, raw uint64) goja.Value {
 // intValue returns x as a goja Number without the two small allocations of
 // Runtime.ToValue (boxing into an interface, then into a Value): the int64
 // lives in a slab of 128 handed out one by one, and the Value is assembled
-// from goja's type word for integers (learned and checked by the layout
-// probe). Allocation is what makes a tight Atomics loop slow: goja's
+// by gojainternal.NewInt from goja's type word for integers (learned and
+// checked by its probe). Allocation is what makes a tight Atomics loop slow: goja's
 // interpreter writes pointers constantly, and every GC cycle turns on the
 // write barrier for all of them. A slab stays alive while any of its values
 // does (1 KiB).
 func (r *realm) intValue(x int64) goja.Value {
-	if x >= 0 && x < 256 || layout.intTab == nil {
+	if x >= 0 && x < 256 {
 		return r.rt.ToValue(x) // no allocation for these
 	}
 	if r.intsUsed == len(r.ints) {
@@ -141,7 +142,10 @@ func (r *realm) intValue(x int64) goja.Value {
 	p := &r.ints[r.intsUsed] // an index, not a re-slice: no pointer write, no write barrier
 	r.intsUsed++
 	*p = x
-	return makeInt(layout.intTab, p)
+	if v := gojainternal.NewInt(p); v != nil {
+		return v
+	}
+	return r.rt.ToValue(x) // gojainternal cannot read goja's integers
 }
 
 // readModifyWrite is add, sub, and, or, xor and exchange.
@@ -150,7 +154,7 @@ func (r *realm) readModifyWrite(call goja.FunctionCall, op rmwOp, fn string) goj
 	i := r.index(vw, call.Argument(1), fn)
 	raw := r.operand(vw.kind, call.Argument(2))
 	data, bi := r.memory(vw, i, fn)
-	size := kindSize[vw.kind]
+	size := vw.kind.Size()
 	return r.value(vw.kind, memRMW(data, bi, size, op, truncate(raw, size)))
 }
 
@@ -158,7 +162,7 @@ func (r *realm) load(call goja.FunctionCall) goja.Value {
 	vw := r.validateView(call.Argument(0), false, "load")
 	i := r.index(vw, call.Argument(1), "load")
 	data, bi := r.memory(vw, i, "load")
-	return r.value(vw.kind, memLoad(data, bi, kindSize[vw.kind]))
+	return r.value(vw.kind, memLoad(data, bi, vw.kind.Size()))
 }
 
 // store returns the coerced value (ToIntegerOrInfinity, or ToBigInt), not the
@@ -168,7 +172,7 @@ func (r *realm) store(call goja.FunctionCall) goja.Value {
 	i := r.index(vw, call.Argument(1), "store")
 	var raw uint64
 	var ret goja.Value
-	if vw.kind.bigint() {
+	if isBigInt(vw.kind) {
 		n := r.toBigInt(call.Argument(2))
 		raw, ret = rawFromBigInt(n), r.rt.ToValue(n)
 	} else {
@@ -181,7 +185,7 @@ func (r *realm) store(call goja.FunctionCall) goja.Value {
 		}
 	}
 	data, bi := r.memory(vw, i, "store")
-	memStore(data, bi, kindSize[vw.kind], raw)
+	memStore(data, bi, vw.kind.Size(), raw)
 	return ret
 }
 
@@ -191,7 +195,7 @@ func (r *realm) compareExchange(call goja.FunctionCall) goja.Value {
 	expected := r.operand(vw.kind, call.Argument(2))
 	repl := r.operand(vw.kind, call.Argument(3))
 	data, bi := r.memory(vw, i, "compareExchange")
-	size := kindSize[vw.kind]
+	size := vw.kind.Size()
 	return r.value(vw.kind, memCAS(data, bi, size, truncate(expected, size), truncate(repl, size)))
 }
 

@@ -121,6 +121,7 @@ func BenchmarkAtomicsCall(b *testing.B) {
 			if err := Install(rt, RealmOptions{}); err != nil {
 				b.Fatal(err)
 			}
+			defer Uninstall(rt)
 			rt.Set("noop", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
 			prog := goja.MustCompile("bench", fmt.Sprintf(`(function (n) {
 				const sab = new SharedArrayBuffer(16), ia = new Int32Array(sab), i8 = new Int8Array(sab), i64 = new BigInt64Array(sab);
@@ -152,6 +153,9 @@ func BenchmarkInstall(b *testing.B) {
 		if err := Install(rt, RealmOptions{CanBlock: true}); err != nil {
 			b.Fatal(err)
 		}
+		b.StopTimer()
+		Uninstall(rt)
+		b.StartTimer()
 	}
 }
 

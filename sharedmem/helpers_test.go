@@ -7,6 +7,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/dop251/goja"
 )
@@ -88,6 +89,14 @@ func newRealm(t testing.TB, opts RealmOptions) *goja.Runtime {
 	if err := Install(rt, opts); err != nil {
 		t.Fatal(err)
 	}
+	// Uninstall at the end of the test, unless the test did: through a weak
+	// pointer, so that tests can watch an uninstalled runtime be collected.
+	w := weak.Make(rt)
+	t.Cleanup(func() {
+		if rt := w.Value(); rt != nil {
+			Uninstall(rt)
+		}
+	})
 	if _, err := rt.RunString(harness); err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +152,7 @@ func (l *loop) run(opts RealmOptions, ready chan<- error) {
 	if l.rt == nil {
 		return
 	}
+	defer Uninstall(l.rt)
 	for {
 		l.mu.Lock()
 		q := l.queue

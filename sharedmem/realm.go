@@ -11,6 +11,8 @@ import (
 	"weak"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // RealmOptions say how a realm's Atomics behave.
@@ -40,9 +42,10 @@ type RealmOptions struct {
 	Schedule func(fn func(rt *goja.Runtime)) bool
 }
 
-// realm is the per-runtime state. It is reached from Go through the realms
-// registry and kept alive by the runtime itself (see anchor), so that it
-// lives exactly as long as the runtime.
+// realm is the per-runtime state. It is reached from Go through realmKey,
+// in internal/realmdata's side table, invisible to JavaScript. It
+// references the runtime, so the table keeps both alive until the realm's
+// owner drops them (Uninstall, or realmdata.Drop as core does).
 type realm struct {
 	rt   *goja.Runtime
 	opts RealmOptions
@@ -80,13 +83,8 @@ type growRef struct {
 	b *Block
 }
 
-// The realms registry: weak on both sides, so that it keeps nothing alive. A
-// realm is kept alive by its runtime through the anchor property; the entry
-// is deleted by a cleanup when the runtime is collected.
-var realms = struct {
-	sync.Mutex
-	m map[weak.Pointer[goja.Runtime]]weak.Pointer[realm]
-}{m: map[weak.Pointer[goja.Runtime]]weak.Pointer[realm]{}}
+// realmKey finds a runtime's realm.
+var realmKey = realmdata.NewKey[*realm]("sharedmem")
 
 // ErrNotInstalled is returned by Wrap for a runtime Install was not called
 // on; ErrInstalled by a second Install on the same runtime.
@@ -96,36 +94,23 @@ var (
 )
 
 func realmOf(rt *goja.Runtime) *realm {
-	realms.Lock()
-	wr, ok := realms.m[weak.Make(rt)]
-	realms.Unlock()
-	if !ok {
-		return nil
-	}
-	return wr.Value()
+	r, _ := realmKey.Get(rt)
+	return r
 }
-
-// anchorSymbol keys the global property that ties a realm's Go state to its
-// runtime (non-enumerable, non-writable, non-configurable; its value is an
-// empty, read-only object). goja has no other place to hang Go state on a
-// runtime that JavaScript cannot remove.
-var anchorSymbol = goja.NewSymbol("jsworker.sharedmem")
-
-type anchor struct{ r *realm }
-
-func (anchor) Get(string) goja.Value       { return nil }
-func (anchor) Set(string, goja.Value) bool { return false }
-func (anchor) Has(string) bool             { return false }
-func (anchor) Delete(string) bool          { return true }
-func (anchor) Keys() []string              { return nil }
 
 // Install defines the globals SharedArrayBuffer and Atomics in rt. Call it
 // once per realm, on rt's goroutine, before the realm runs user code (it
 // captures the intrinsics RangeError and BigInt from the global object). It
-// fails if goja's internals are not what this package reads (see layout.go)
-// or if rt already has them.
+// fails if goja's internals are not what this package reads (see
+// internal/gojainternal) or if rt already has them.
+//
+// The realm's Go state is kept outside the runtime (nothing of it is
+// visible to scripts) and keeps the runtime alive until the realm's owner
+// releases it: core does for its workers and host realms; a program that
+// calls Install on its own goja.New() runtime calls Uninstall when done
+// with it.
 func Install(rt *goja.Runtime, opts RealmOptions) error {
-	if err := loadLayout(); err != nil {
+	if err := gojainternal.TypedArrays(); err != nil {
 		return err
 	}
 	if realmOf(rt) != nil {
@@ -153,21 +138,25 @@ func Install(rt *goja.Runtime, opts RealmOptions) error {
 		return err
 	}
 	r.installAtomics()
-	if err := g.DefineDataPropertySymbol(anchorSymbol, rt.NewDynamicObject(anchor{r}), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
-		return fmt.Errorf("sharedmem: %w", err)
-	}
-
-	wrt := weak.Make(rt)
-	realms.Lock()
-	realms.m[wrt] = weak.Make(r)
-	realms.Unlock()
-	runtime.AddCleanup(rt, func(k weak.Pointer[goja.Runtime]) {
-		realms.Lock()
-		delete(realms.m, k)
-		realms.Unlock()
-	}, wrt)
-
+	realmKey.Set(rt, r)
 	return nil
+}
+
+// Uninstall releases the Go state Install made for rt: pending
+// Atomics.waitAsync waiters are dropped (their promises never settle), and
+// Wrap and BlockOf's growth refresh no longer find the realm (Wrap answers
+// ErrNotInstalled), so the runtime can be garbage-collected once the caller
+// lets go of it. The globals stay; scripts still running keep working, but
+// the realm must not be given new shared memory. Call it on rt's goroutine
+// when the realm ends, unless the realm's owner calls realmdata.Drop (core
+// does). Uninstalling a runtime without shared memory does nothing.
+func Uninstall(rt *goja.Runtime) {
+	r := realmOf(rt)
+	if r == nil {
+		return
+	}
+	r.purge()
+	realmKey.Delete(rt)
 }
 
 // defineFunc defines obj[name] as a builtin method: writable, configurable,
@@ -286,7 +275,7 @@ func (r *realm) refresh() {
 			continue
 		}
 		if n := g.b.ByteLength(); len(ab.Bytes()) != n {
-			setBufData(ab, g.b.mem[:n:cap(g.b.mem)])
+			_ = gojainternal.SetArrayBufferBytes(ab, g.b.mem[:n:cap(g.b.mem)]) // cannot fail: Install checked TypedArrays
 		}
 	}
 }

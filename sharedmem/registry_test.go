@@ -2,12 +2,13 @@ package sharedmem
 
 import (
 	"errors"
-	"runtime"
 	"sync"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // A Token can sit in a frame's reference list (clone.Ref).
@@ -180,15 +181,18 @@ func TestTransferByToken(t *testing.T) {
 		if n := blk.refs.Load(); n != 2 {
 			t.Fatalf("%d references, want the two wrappers'", n)
 		}
+		Uninstall(a) // the realms end
+		Uninstall(bRealm)
 	}()
 	waitFreed(t, blk)
 }
 
 // Wrappers release their reference when collected; so do constructor-made
-// buffers; the realm registry forgets collected runtimes.
+// buffers; an uninstalled runtime is forgotten and collected.
 func TestWrapperGC(t *testing.T) {
 	checkRegistry(t)
-	realmsBefore := func() int { realms.Lock(); defer realms.Unlock(); return len(realms.m) }()
+	realmsBefore := realmdata.Len()
+	var runtimes []weak.Pointer[goja.Runtime]
 	b, err := NewBlock(32, 64)
 	if err != nil {
 		t.Fatal(err)
@@ -212,6 +216,8 @@ func TestWrapperGC(t *testing.T) {
 				x, _ := BlockOf(rt, o)
 				all = append(all, x)
 			}
+			Uninstall(rt)
+			runtimes = append(runtimes, weak.Make(rt))
 		}
 	}()
 	b.Release() // the creator's reference; the wrappers keep it alive until collected
@@ -219,10 +225,13 @@ func TestWrapperGC(t *testing.T) {
 		t.Fatal("block freed while wrappers exist")
 	}
 	waitFreed(t, all...)
-	waitFor(t, "the realm registry to forget the runtimes", 10*time.Second, func() bool {
-		realms.Lock()
-		defer realms.Unlock()
-		return len(realms.m) <= realmsBefore
+	waitFor(t, "the runtimes to be collected and forgotten", 10*time.Second, func() bool {
+		for _, w := range runtimes {
+			if w.Value() != nil {
+				return false
+			}
+		}
+		return realmdata.Len() <= realmsBefore
 	})
 }
 
@@ -285,7 +294,11 @@ func TestBlockAPI(t *testing.T) {
 	if err := Install(rt, RealmOptions{}); !errors.Is(err, ErrInstalled) {
 		t.Errorf("second Install: %v", err)
 	}
-	runtime.KeepAlive(rt)
+	Uninstall(rt)
+	if _, err := Wrap(rt, b); !errors.Is(err, ErrNotInstalled) {
+		t.Errorf("Wrap after Uninstall: %v", err)
+	}
+	Uninstall(rt) // twice: nothing
 }
 
 func mustPanic(t *testing.T, what string, f func()) {

@@ -79,10 +79,10 @@ func (b *Block) dequeue(w *waiter) {
 // sharedBlock returns the block a view's buffer is a wrapper of, or nil for
 // a non-shared (or detached) buffer.
 func sharedBlock(vw view) *Block {
-	if bufDetached(vw.buf) {
+	if vw.buf.Detached() {
 		return nil
 	}
-	data := bufData(vw.buf)
+	data := vw.buf.Bytes()
 	if cap(data) == 0 {
 		return nil
 	}
@@ -116,8 +116,8 @@ func (r *realm) waitArgs(call goja.FunctionCall, fn string) (b *Block, data []by
 		}
 	}
 	r.refresh()
-	size = kindSize[vw.kind]
-	return b, bufData(vw.buf), (vw.offset + i) * size, size, expect, d, forever
+	size = vw.kind.Size()
+	return b, vw.buf.Bytes(), (vw.offset + i) * size, size, expect, d, forever
 }
 
 func (r *realm) interrupted() bool {
@@ -353,7 +353,7 @@ func (r *realm) notify(call goja.FunctionCall) goja.Value {
 		return r.rt.ToValue(0)
 	}
 	r.refresh()
-	return r.rt.ToValue(b.notify((vw.offset+i)*kindSize[vw.kind], count))
+	return r.rt.ToValue(b.notify((vw.offset+i)*vw.kind.Size(), count))
 }
 
 // notify wakes up to count waiters on byte index key, oldest first, and

@@ -495,13 +495,26 @@ func TestNoSpuriousWakeup(t *testing.T) {
 			if _, err := ls[0].Eval(`Atomics.store(new ` + view.ctor + `(sab), 0, ` + view.zero + `)`); err != nil {
 				t.Fatal(err)
 			}
-			ch := ls[1].Go(`Atomics.wait(new ` + view.ctor + `(sab), 0, ` + view.zero + `, 40)`)
+			// No timeout: the waiter ends only by the notify below, so a slow machine cannot make it time out
+			// before the operation runs. A wake-up by the operation shows as a result before the notify.
+			ch := ls[1].Go(`Atomics.wait(new ` + view.ctor + `(sab), 0, ` + view.zero + `)`)
 			waitFor(t, "the waiter", 5*time.Second, func() bool { return b.waiterCount(0) == 1 })
 			if _, err := ls[0].Eval(`var v = new ` + view.ctor + `(sab); ` + op); err != nil {
 				t.Fatal(op, err)
 			}
-			if r := <-ch; r.err != nil || r.v != "timed-out" {
-				t.Fatalf("%s %s: wait = %v, %v; want timed-out", view.ctor, op, r.v, r.err)
+			select {
+			case r := <-ch:
+				t.Fatalf("%s %s woke the waiter: %v, %v", view.ctor, op, r.v, r.err)
+			case <-time.After(20 * time.Millisecond):
+			}
+			if b.waiterCount(0) != 1 {
+				t.Fatalf("%s %s: %d waiters after the operation, want 1", view.ctor, op, b.waiterCount(0))
+			}
+			if _, err := ls[0].Eval(`Atomics.notify(new ` + view.ctor + `(sab), 0)`); err != nil {
+				t.Fatal(err)
+			}
+			if r := <-ch; r.err != nil || r.v != "ok" {
+				t.Fatalf("%s %s: wait = %v, %v; want ok after the notify", view.ctor, op, r.v, r.err)
 			}
 		}
 	}

@@ -7,8 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -17,6 +15,7 @@ import (
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/node"
 	"github.com/jsworker/jsworker/inspector/devtools"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/workertargets"
 )
 
@@ -156,10 +155,8 @@ func printStartError(w io.Writer, err error, filename, src string) {
 	if se.File != nil { // a compile-time error: the position is structured
 		pos := se.File.Position(se.Offset)
 		line, col = pos.Line, pos.Column
-	} else if m := parseErrorRE.FindStringSubmatch(se.Message); m != nil { // the parser's "FILE: Line L:C msg"
-		line, _ = strconv.Atoi(m[1])
-		col, _ = strconv.Atoi(m[2])
-		msg = m[3]
+	} else if l, c, m, ok := gojainternal.SyntaxErrorPosition(se.Message); ok { // the parser's "FILE: Line L:C msg"
+		line, col, msg = l, c, m
 	}
 	if line > 0 {
 		fmt.Fprintf(w, "%s:%d\n", filename, line)
@@ -169,10 +166,6 @@ func printStartError(w io.Writer, err error, filename, src string) {
 	}
 	fmt.Fprintf(w, "SyntaxError: %s\n", msg)
 }
-
-// parseErrorRE matches goja's parser errors: "FILE: Line 2:9 Unexpected
-// token ; (and 1 more errors)".
-var parseErrorRE = regexp.MustCompile(`: Line (\d+):(\d+) (.*?)(?: \(and \d+ more errors?\))?$`)
 
 // sourceLine returns line n (1-based) of src.
 func sourceLine(src string, n int) (string, bool) {

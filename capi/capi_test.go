@@ -8,13 +8,11 @@ import (
 	"testing"
 	"unsafe"
 
-	"go.uber.org/goleak"
+	"github.com/jsworker/jsworker/internal/testsupport"
 )
 
 // TestMain fails the run if a test leaves a goroutine (a worker) behind.
-func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
-}
+func TestMain(m *testing.M) { testsupport.Main(m) }
 
 // The exports are called directly: they take Go types (uintptr handles), so no cgo is needed here. Every test locks
 // its goroutine to one OS thread, as a C host thread is: handles belong to the thread that made them.

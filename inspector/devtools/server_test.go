@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,8 +15,8 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector/devtools"
+	"github.com/jsworker/jsworker/internal/testsupport"
 	"github.com/jsworker/jsworker/internal/workertargets"
-	"go.uber.org/goleak"
 )
 
 // long bounds every wait in these tests; none of them should come close.
@@ -25,16 +24,7 @@ const long = 20 * time.Second
 
 // TestMain fails the run if a test leaves a goroutine behind: every worker
 // ended, every server closed, every WebSocket handler returned.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if code == 0 {
-		if err := goleak.Find(); err != nil {
-			fmt.Fprintf(os.Stderr, "goleak: %v\n", err)
-			code = 1
-		}
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { testsupport.Main(m) }
 
 // spawn starts an inspectable worker that the test releases.
 func spawn(t *testing.T, src string, name string) *core.Worker {

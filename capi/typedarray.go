@@ -171,7 +171,7 @@ func JSObjectMakeTypedArray(ctx uintptr, arrayType int32, length uintptr, except
 		c.throw(exception, err)
 		return 0
 	}
-	o, err := c.construct(ctor, c.rt.ToValue(length))
+	o, err := c.construct(ctor, c.rt.ToValue(float64(length)))
 	return c.finish(o, err, exception)
 }
 
@@ -251,7 +251,7 @@ func viewOnBuffer(fn string, ctx uintptr, arrayType int32, buffer uintptr, excep
 	}
 	args := []goja.Value{o}
 	for _, n := range rest {
-		args = append(args, c.rt.ToValue(n))
+		args = append(args, c.rt.ToValue(float64(n)))
 	}
 	v, err := c.construct(ctor, args...)
 	return c.finish(v, err, exception)

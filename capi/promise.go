@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
 )
 
 // ZJSPromiseState values (include/jsworker.h).
@@ -77,11 +79,11 @@ func ZJSPromiseGetState(ctx, promise uintptr, result *uintptr) (state int32) {
 	return state
 }
 
-// JSObjectMakeFunction makes a function from source text, as the Function constructor does. The parameters and the
-// body are first checked by the realm's own Function constructor, which parses them apart (so a body cannot close
-// the function early); the function itself is then compiled from "function anonymous(params) {\nbody\n}" with
-// sourceURL as its script name and the body starting at startingLineNumber, so that stack traces point into the
-// host's text.
+// JSObjectMakeFunction makes a function from source text, as the Function constructor does: it compiles
+// "(function anonymous(params\n) {\nbody\n})" with sourceURL as its script name and the body starting at
+// startingLineNumber, so that stack traces point into the host's text. The parsed program must be that one function
+// literal and nothing else (compileFunction): goja's own Function constructor evaluates its concatenated text
+// whole, so a body such as "}); sideEffect(); (function () {" would run code there (V8 rejects it; so do we).
 //
 //export JSObjectMakeFunction
 func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNames *uintptr, body, sourceURL uintptr,
@@ -94,7 +96,6 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 	}
 	fail := func(err error) uintptr { c.throw(exception, err); return 0 }
 	var params []string
-	var args []goja.Value
 	if parameterCount > 0 {
 		if parameterNames == nil {
 			return fail(errors.New(fn + ": parameterNames is NULL but parameterCount is not 0"))
@@ -105,7 +106,6 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 				return fail(err)
 			}
 			params = append(params, s.goString())
-			args = append(args, s.jsValue())
 		}
 	}
 	b, err := getString(fn, "body", body, c.tid)
@@ -128,17 +128,14 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 		}
 		url = u.goString()
 	}
-	if _, err := c.construct(c.x.in.funcCtor, append(args, b.jsValue())...); err != nil {
-		return fail(err) // a SyntaxError of the realm
-	}
 	lead := ""
-	if startingLineNumber > 2 && startingLineNumber <= maxLineOffset {
-		lead = strings.Repeat("\n", int(startingLineNumber)-2)
+	if startingLineNumber > 3 && startingLineNumber <= maxLineOffset {
+		lead = strings.Repeat("\n", int(startingLineNumber)-3)
 	}
 	src := lead + "(function anonymous(" + strings.Join(params, ",") + "\n) {\n" + b.goString() + "\n})"
-	prog, err := goja.Compile(url, src, false)
+	prog, err := compileFunction(url, src)
 	if err != nil {
-		return fail(&jsError{ctor: "SyntaxError", msg: err.Error()})
+		return fail(err)
 	}
 	v, err := c.rt.RunProgram(prog)
 	if err != nil {
@@ -147,4 +144,20 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 	f := v.(*goja.Object)
 	_ = f.DefineDataProperty("name", nameV, goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 	return c.newValue(f)
+}
+
+// compileFunction parses src and accepts it only if it is a single function literal spanning the whole text.
+func compileFunction(url, src string) (*goja.Program, error) {
+	prog, err := parser.ParseFile(nil, url, src, 0)
+	if err != nil {
+		return nil, &jsError{ctor: "SyntaxError", msg: err.Error()}
+	}
+	if len(prog.Body) == 1 {
+		if st, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
+			if fl, ok := st.Expression.(*ast.FunctionLiteral); ok && int(fl.Idx1()) == len(src) {
+				return goja.CompileAST(prog, false)
+			}
+		}
+	}
+	return nil, &jsError{ctor: "SyntaxError", msg: "JSObjectMakeFunction: the parameters or the body end the function early"}
 }

@@ -1361,7 +1361,7 @@ JSWORKER_EXPORT JSObjectRef JSObjectMakeRegExp(JSContextRef ctx, size_t argument
 @param parameterNames The parameter names (NULL if parameterCount is 0).
 @param body The function's body.
 @param sourceURL The script name stack traces show; NULL: none.
-@param startingLineNumber The line of body's first line in the host's text (values below 2 are line 2).
+@param startingLineNumber The line of body's first line in the host's text (values below 3 are line 3).
 @result The function, or NULL with an exception (a SyntaxError for bad source).
 */
 JSWORKER_EXPORT JSObjectRef JSObjectMakeFunction(JSContextRef ctx, JSStringRef name, unsigned parameterCount,

@@ -42,7 +42,7 @@ type extIntrinsics struct {
 // extSource returns the intrinsics extIntrinsics holds, from a fresh realm's global object. It is sloppy code run
 // once per context.
 const extSource = `(function (g) {
-	var O = g.Object, R = g.Reflect, F = g.Function, TA = O.getPrototypeOf(g.Uint8Array.prototype);
+	var O = g.Object, R = g.Reflect, TA = O.getPrototypeOf(g.Uint8Array.prototype);
 	var getter = function (o, k) { return O.getOwnPropertyDescriptor(o, k).get; };
 	var P = g.Promise, B = g.BigInt;
 	return {
@@ -50,7 +50,7 @@ const extSource = `(function (g) {
 			g.Uint32Array, g.Float32Array, g.Float64Array, null, null, g.BigInt64Array, g.BigUint64Array],
 		buffer: getter(TA, 'buffer'), length: getter(TA, 'length'), byteLength: getter(TA, 'byteLength'),
 		byteOffset: getter(TA, 'byteOffset'), tag: getter(TA, g.Symbol.toStringTag),
-		ab: g.ArrayBuffer, date: g.Date, regexp: g.RegExp, func: F,
+		date: g.Date, regexp: g.RegExp,
 		deferred: function () {
 			var res, rej, p = new P(function (a, b) { res = a; rej = b; });
 			return [p, res, rej];
@@ -67,7 +67,7 @@ const extSource = `(function (g) {
 		getProto: O.getPrototypeOf, setProto: R.setPrototypeOf, ownKeys: R.ownKeys,
 		rGet: R.get, rSet: R.set, rHas: R.has, rDel: R.deleteProperty,
 		getOwnProperty: O.getOwnPropertyDescriptor,
-		objectProto: O.prototype, functionProto: F.prototype,
+		objectProto: O.prototype,
 		toPrimitive: g.Symbol.toPrimitive, toStringTag: g.Symbol.toStringTag, hasInstance: g.Symbol.hasInstance,
 		defineAccessor: function (o, k, get, set, e, c) {
 			O.defineProperty(o, k, {get: get, set: set, enumerable: e, configurable: c});
@@ -82,8 +82,7 @@ const extSource = `(function (g) {
 				}
 			}
 			throw new g.TypeError('Cannot convert object to primitive value');
-		},
-		hasOwn: function (o, k) { return O.prototype.hasOwnProperty.call(o, k); }
+		}
 	};
 })`
 
@@ -113,16 +112,15 @@ func (c *context) captureExt() error {
 	}
 	in.taBuffer, in.taLength, in.taByteLength = fn("buffer"), fn("length"), fn("byteLength")
 	in.taByteOff, in.taTag = fn("byteOffset"), fn("tag")
-	in.abCtor, in.dateCtor, in.regexpCtor, in.funcCtor = obj("ab"), obj("date"), obj("regexp"), obj("func")
+	in.dateCtor, in.regexpCtor = obj("date"), obj("regexp")
 	in.deferred, in.symbol, in.bigInt = fn("deferred"), fn("symbol"), fn("bigInt")
 	in.toInt64 = fn("toInt64")
 	in.getProto, in.setProto, in.ownKeys, in.getOwnProperty = fn("getProto"), fn("setProto"), fn("ownKeys"),
 		fn("getOwnProperty")
 	in.rGet, in.rSet, in.rHas, in.rDel = fn("rGet"), fn("rSet"), fn("rHas"), fn("rDel")
-	in.objectProto, in.functionProto = obj("objectProto"), obj("functionProto")
+	in.objectProto = obj("objectProto")
 	in.toPrimitive, in.toStringTag, in.hasInstance = sym("toPrimitive"), sym("toStringTag"), sym("hasInstance")
-	in.defineAccessor, in.ordinaryToPrimitive, in.hasOwn = fn("defineAccessor"), fn("ordinaryToPrimitive"),
-		fn("hasOwn")
+	in.defineAccessor, in.ordinaryToPrimitive = fn("defineAccessor"), fn("ordinaryToPrimitive")
 	c.x.protos = make(map[*jsClass]*goja.Object)
 	c.x.objects = make(map[weak.Pointer[goja.Object]]*instance)
 	c.x.buffers = make(map[*extBuffer]struct{})

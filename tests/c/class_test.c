@@ -288,9 +288,12 @@ static bool bag_delete(JSContextRef ctx, JSObjectRef object, JSStringRef name, J
     return true;
 }
 
+static JSPropertyNameAccumulatorRef keptAccumulator;
+
 static void bag_names(JSContextRef ctx, JSObjectRef object, JSPropertyNameAccumulatorRef names) {
     (void)ctx;
     (void)object;
+    keptAccumulator = names;
     for (int i = 0; i < 3; i++) {
         if (!deleted[i]) {
             JSStringRef s = str(slotNames[i]);
@@ -339,6 +342,13 @@ static void test_bag(JSGlobalContextRef ctx) {
     check(v != NULL && JSValueToNumber(ctx, v, NULL) == 99, "JSObjectGetProperty goes through the callbacks too");
     check(strcmp(eval_str(ctx, "JSON.stringify(bag)"), "{\"extra\":\"own\",\"b\":99,\"c\":30}") == 0,
           "JSON.stringify sees the callback properties: %s", eval_str(ctx, "JSON.stringify(bag)"));
+    JSStringRef late = str("late");
+    JSPropertyNameAccumulatorAddName(keptAccumulator, late); /* after its callback: stale, refused */
+    JSPropertyNameAccumulatorAddName(NULL, late);
+    JSPropertyNameAccumulatorAddName((JSPropertyNameAccumulatorRef)o, late); /* the wrong kind of handle */
+    JSStringRelease(late);
+    check(strcmp(eval_str(ctx, "Object.keys(bag).join()"), "extra,b,c") == 0,
+          "JSPropertyNameAccumulatorAddName outside its callback, NULL or of the wrong kind: refused, no crash");
     JSClassRelease(bag);
     check(eval_num(ctx, "bag.c") == 30, "objects keep working after the class's last release");
 }
@@ -543,6 +553,15 @@ static void test_threads_and_misuse(void) {
     JSClassRelease(tmp); /* a no-op */
     check(JSGlobalContextCreate((JSClassRef)(uintptr_t)1) == NULL, "JSGlobalContextCreate with a bogus class: NULL");
     check(JSObjectGetPrivate(NULL) == NULL && !JSObjectSetPrivate(NULL, NULL), "Get/SetPrivate(NULL): NULL/false");
+    check(JSClassRetain(NULL) == NULL, "JSClassRetain(NULL) = NULL");
+    JSClassRelease(NULL); /* a no-op */
+    check(JSObjectMake(ctx, (JSClassRef)ctx, NULL) == NULL, "a context passed as the class: refused");
+    ZJSHandleScopeRef sc = ZJSHandleScopeOpen(ctx);
+    JSObjectRef dead = new_point(ctx, 1, 1);
+    ZJSHandleScopeClose(ctx, sc);
+    check(JSObjectGetPrivate(dead) == NULL && !JSObjectSetPrivate(dead, NULL) &&
+              !JSValueIsObjectOfClass(ctx, dead, pointClass),
+          "a stale object handle: no private data, not of the class");
     JSValueRef n = JSValueMakeNumber(ctx, 1);
     check(JSObjectGetPrivate((JSObjectRef)n) == NULL && !JSValueIsObjectOfClass(ctx, n, pointClass),
           "a number has no private data and no class");

@@ -19,7 +19,8 @@ type extState struct {
 	protos map[*jsClass]*goja.Object // the realm's prototype of each class used in it
 	// objects maps every live object made with a class to its record; the key does not keep the object alive.
 	objects map[weak.Pointer[goja.Object]]*instance
-	buffers map[*extBuffer]struct{} // NoCopy buffers whose deallocator has not run
+	buffers map[*extBuffer]struct{}                  // NoCopy buffers whose deallocator has not run
+	extObjs map[weak.Pointer[goja.Object]]*extBuffer // the same, by their ArrayBuffer
 	dead    *deathQueue
 	global  *instance // the global object's record when the context was made with a class
 }
@@ -124,6 +125,7 @@ func (c *context) captureExt() error {
 	c.x.protos = make(map[*jsClass]*goja.Object)
 	c.x.objects = make(map[weak.Pointer[goja.Object]]*instance)
 	c.x.buffers = make(map[*extBuffer]struct{})
+	c.x.extObjs = make(map[weak.Pointer[goja.Object]]*extBuffer)
 	c.x.dead = &deathQueue{}
 	return nil
 }
@@ -199,5 +201,6 @@ func (c *context) finalizeAll() {
 	}
 	clear(c.x.objects)
 	clear(c.x.buffers)
+	clear(c.x.extObjs)
 	clear(c.x.protos)
 }

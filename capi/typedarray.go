@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"runtime"
 	"unsafe"
+	"weak"
 
 	"github.com/dop251/goja"
 )
@@ -115,6 +116,7 @@ func (c *context) viewCtor(fn string, arrayType int32) (*goja.Object, error) {
 // deallocator runs exactly once, on the context's owner thread: at the first safe point after the collector found
 // the ArrayBuffer unreachable (realm_ext.go), or at the latest in the last JSGlobalContextRelease of its context.
 type extBuffer struct {
+	key           weak.Pointer[goja.Object] // the ArrayBuffer, in c.x.extObjs
 	bytes, length uintptr
 	dealloc, dctx uintptr
 	done          bool // owner thread only
@@ -131,6 +133,7 @@ func (b *extBuffer) finalize(c *context) {
 	b.done = true
 	b.cleanup.Stop()
 	delete(c.x.buffers, b)
+	delete(c.x.extObjs, b.key)
 	if b.dealloc != 0 {
 		C.jsw_call_dealloc(C.uintptr_t(b.dealloc), C.uintptr_t(b.bytes), C.uintptr_t(b.dctx))
 	}
@@ -152,9 +155,11 @@ func (c *context) externalBuffer(bytes unsafe.Pointer, byteLength, dealloc, dctx
 		data = []byte{}
 	}
 	o := c.rt.ToValue(c.rt.NewArrayBuffer(data)).(*goja.Object)
-	b := &extBuffer{bytes: uintptr(bytes), length: byteLength, dealloc: dealloc, dctx: dctx, dq: c.x.dead}
+	b := &extBuffer{bytes: uintptr(bytes), length: byteLength, dealloc: dealloc, dctx: dctx, dq: c.x.dead,
+		key: weak.Make(o)}
 	b.cleanup = c.watch(o, b)
 	c.x.buffers[b] = struct{}{}
+	c.x.extObjs[b.key] = b
 	return o
 }
 
@@ -383,4 +388,24 @@ func JSValueGetTypedArrayType(ctx, value uintptr, exception *uintptr) (result in
 		return taNone
 	}
 	return c.typedArrayType(v)
+}
+
+// refuseExternalTransfer returns a DataCloneError if list holds a NoCopy ArrayBuffer of c. A transfer moves the
+// buffer's memory to the receiver without a copy, and the deallocator does not follow it yet (the receiving realm
+// would have to hand the memory back): until it does, the C API refuses such a transfer rather than let the
+// deallocator free memory the receiver still uses.
+func (c *context) refuseExternalTransfer(fn string, list []goja.Value) error {
+	if len(c.x.extObjs) == 0 {
+		return nil
+	}
+	for i, v := range list {
+		if o, ok := v.(*goja.Object); ok {
+			if _, ext := c.x.extObjs[weak.Make(o)]; ext {
+				return &jsError{ctor: "Error", name: "DataCloneError", msg: fmt.Sprintf(
+					"%s: transfer[%d] is an ArrayBuffer over host memory (NoCopy), which cannot be transferred yet; "+
+						"post it without the transfer list to send a copy", fn, i)}
+			}
+		}
+	}
+	return nil
 }

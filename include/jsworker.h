@@ -1143,8 +1143,11 @@ JSWORKER_EXPORT void JSPropertyNameAccumulatorAddName(JSPropertyNameAccumulatorR
  * the call, if the call fails. The host must keep the memory valid until then. NoCopy memory must be aligned to the
  * element size and a whole number of elements long (else RangeError).
  *
- * Not yet supported: posting a NoCopy buffer in a transfer list. Until the library carries the deallocator along
- * with the memory, do not transfer a NoCopy buffer (post it without a transfer list: the receiver gets a copy).
+ * Not yet supported: transferring a NoCopy buffer. A transfer moves the memory to the receiver without a copy, and
+ * the deallocator does not follow it yet, so it could run while the receiver still uses the memory.
+ * ZJSWorkerPostMessageWithTransfer refuses a NoCopy buffer in its transfer list (DataCloneError); post it without
+ * a transfer list and the receiver gets a copy. Scripts are not stopped yet: a host must not let JavaScript put a
+ * NoCopy buffer in the transfer list of postMessage or structuredClone.
  */
 
 /*!
@@ -1699,7 +1702,8 @@ JSWORKER_EXPORT bool JSWorkerPostMessage(JSWorkerRef worker, JSContextRef ctx, J
 @param ctx The context of value and of the transfer list.
 @param value The value to send.
 @param transferCount The number of values in transfer.
-@param transfer The objects to transfer rather than copy (ArrayBuffers), or NULL if transferCount is 0.
+@param transfer The objects to transfer rather than copy (ArrayBuffers; not NoCopy ones, which are refused with a
+ DataCloneError), or NULL if transferCount is 0.
 @param exception As for JSWorkerPostMessage.
 @result As for JSWorkerPostMessage. A transfer list the structured clone of this version cannot honour fails with a
  DataCloneError.

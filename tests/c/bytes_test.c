@@ -274,11 +274,32 @@ static void test_misuse(JSGlobalContextRef ctx) {
     check(f.refusedPtr && f.refusedLen && f.refusedMake, "another thread's context and typed array are refused");
 }
 
+static void test_transfer(void) {
+    static uint8_t mem[16] = {5, 6, 7};
+    struct hostbuf hb = {0};
+    JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
+    JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, mem, sizeof mem, count_free, &hb, NULL);
+    JSWorkerRef w = new_worker("onmessage = (e) => postMessage(new Uint8Array(e.data)[2]);");
+    JSValueRef exc = NULL;
+    JSValueRef list[1] = {ab};
+    check(!ZJSWorkerPostMessageWithTransfer(w, ctx, ab, 1, list, &exc) && exc_has(ctx, exc, "DataCloneError"),
+          "ZJSWorkerPostMessageWithTransfer refuses a NoCopy buffer in the transfer list: %s", value_text(ctx, exc));
+    check(JSObjectGetArrayBufferBytesPtr(ctx, ab, NULL) == mem, "the buffer stays attached");
+    exc = NULL;
+    check(JSWorkerPostMessage(w, ctx, ab, &exc), "posted without a transfer list: a copy");
+    JSValueRef v = JSWorkerReceive(w, ctx, 20000, &exc);
+    check(v != NULL && JSValueToNumber(ctx, v, NULL) == 7, "the worker read the copy: %s", value_text(ctx, v));
+    JSWorkerRelease(w);
+    JSGlobalContextRelease(ctx);
+    check(hb.frees == 1, "the deallocator ran once, at the release");
+}
+
 int main(void) {
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     test_library_memory(ctx);
     test_misuse(ctx);
     JSGlobalContextRelease(ctx);
     test_nocopy();
+    test_transfer();
     return check_done();
 }

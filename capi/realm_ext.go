@@ -31,13 +31,13 @@ type extIntrinsics struct {
 	taCtors                                     [13]*goja.Object // by JSTypedArrayType; nil for ArrayBuffer, None
 	taBuffer, taLength, taByteLength, taByteOff goja.Callable    // %TypedArray%.prototype getters
 	taTag                                       goja.Callable    // get %TypedArray%.prototype[Symbol.toStringTag]
-	abCtor, dateCtor, regexpCtor, funcCtor      *goja.Object
+	dateCtor, regexpCtor                        *goja.Object
 	deferred, symbol, bigInt, toInt64           goja.Callable
 	getProto, setProto, ownKeys, getOwnProperty goja.Callable
 	rGet, rSet, rHas, rDel                      goja.Callable // Reflect.get, set, has, deleteProperty
-	objectProto, functionProto                  *goja.Object
+	objectProto                                 *goja.Object
 	toPrimitive, toStringTag, hasInstance       *goja.Symbol
-	defineAccessor, ordinaryToPrimitive, hasOwn goja.Callable
+	defineAccessor, ordinaryToPrimitive         goja.Callable
 }
 
 // extSource returns the intrinsics extIntrinsics holds, from a fresh realm's global object. It is sloppy code run

@@ -61,10 +61,13 @@ extern "C" {
  * released: handle values are never reused, so a stale handle is always detected. Calls without an exception
  * parameter fail silently with their failure value (for functions returning void: they do nothing).
  *
- * Only ZJSGetVersionNumber and ZJSGetVersionString may be called from any thread. Callbacks the library makes are
- * documented with the thread they run on: host functions (JSObjectCallAsFunctionCallback) on the thread running the
- * script, which is the context's thread; the notify and error callbacks on the worker's thread; the inspector message
- * callback (ZJSInspectorMessageCallback) on the session's owner thread, inside the call that delivers the message.
+ * Only ZJSGetVersionNumber, ZJSGetVersionString and the class functions JSClassCreate, JSClassRetain and
+ * JSClassRelease may be called from any thread (a class belongs to no thread). Callbacks the library makes are
+ * documented with the thread they run on: host functions (JSObjectCallAsFunctionCallback) and the class callbacks on
+ * the thread running the script, which is the context's thread; finalize callbacks and NoCopy deallocators on the
+ * context's thread, with no JavaScript running; the notify and error callbacks on the worker's thread; the inspector
+ * message callback (ZJSInspectorMessageCallback) on the session's owner thread, inside the call that delivers the
+ * message.
  *
  * A worker runs on a thread of its own (a goroutine, or a dedicated OS thread on request); the host's thread only
  * exchanges copies of values with it. Several host threads may each own contexts and workers and use them at the same

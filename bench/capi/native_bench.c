@@ -1,6 +1,7 @@
 /*
  * capi_native_bench - the cost of calling C from JavaScript in a main context (`make bench-c`), beside a plain
- * JavaScript call: a host function (JSObjectMakeFunctionWithCallback), a class's static function, a property served
+ * JavaScript call: a host function (JSObjectMakeFunctionWithCallback) that converts its argument and makes its
+ * result, one that calls nothing (the cost of the transition and the handles), a class's static function, a property served
  * by a getProperty callback, and making a 16 MiB NoCopy ArrayBuffer over host memory. Medians of runs (default 5).
  * Not run by `make test`.
  *
@@ -45,6 +46,18 @@ static JSValueRef inc(JSContextRef ctx, JSObjectRef function, JSObjectRef thisOb
     (void)function;
     (void)thisObject;
     return JSValueMakeNumber(ctx, (argc > 0 ? JSValueToNumber(ctx, argv[0], exception) : 0) + 1);
+}
+
+/* nop returns undefined without calling the library: the cost of the call itself. */
+static JSValueRef nop(JSContextRef ctx, JSObjectRef function, JSObjectRef thisObject, size_t argc,
+                      const JSValueRef argv[], JSValueRef *exception) {
+    (void)ctx;
+    (void)function;
+    (void)thisObject;
+    (void)argc;
+    (void)argv;
+    (void)exception;
+    return NULL;
 }
 
 static JSValueRef get_seven(JSContextRef ctx, JSObjectRef object, JSStringRef name, JSValueRef *exception) {
@@ -107,6 +120,9 @@ int main(int argc, char **argv) {
     JSStringRef incName = JSStringCreateWithUTF8CString("nativeInc");
     JSObjectSetProperty(ctx, global, incName, JSObjectMakeFunctionWithCallback(ctx, incName, inc), 0, NULL);
     JSStringRelease(incName);
+    JSStringRef nopName = JSStringCreateWithUTF8CString("nativeNop");
+    JSObjectSetProperty(ctx, global, nopName, JSObjectMakeFunctionWithCallback(ctx, nopName, nop), 0, NULL);
+    JSStringRelease(nopName);
 
     static const JSStaticFunction funcs[] = {{"inc", inc, 0}, {NULL, NULL, 0}};
     JSClassDefinition d = kJSClassDefinitionEmpty;
@@ -122,7 +138,8 @@ int main(int argc, char **argv) {
     JSStringRelease(on);
     JSStringRelease(pn);
 
-    char js[256], native[256], method[256], prop[256];
+    char js[256], native[256], empty[256], method[256], prop[256];
+    snprintf(empty, sizeof empty, "(function () { for (var i = 0; i < %d; i++) nativeNop(i); return i; })()", CALLS);
     snprintf(js, sizeof js, "(function () { function jsInc(a) { return a + 1; } var s = 0; "
                             "for (var i = 0; i < %d; i++) s = jsInc(s); return s; })()", CALLS);
     snprintf(native, sizeof native, "(function () { var s = 0; for (var i = 0; i < %d; i++) s = nativeInc(s); "
@@ -135,16 +152,17 @@ int main(int argc, char **argv) {
     mem[((size_t)NOCOPY_MIB << 20) - 1] = 0xAB;
     int frees = 0;
 
-    double a[MAX_RUNS], b[MAX_RUNS], c[MAX_RUNS], e[MAX_RUNS], f[MAX_RUNS];
+    double a[MAX_RUNS], b[MAX_RUNS], n[MAX_RUNS], c[MAX_RUNS], e[MAX_RUNS], f[MAX_RUNS];
     for (int r = 0; r < runs; r++) {
         a[r] = per_call_ns(ctx, js);
         b[r] = per_call_ns(ctx, native);
+        n[r] = per_call_ns(ctx, empty);
         c[r] = per_call_ns(ctx, method);
         e[r] = per_call_ns(ctx, prop);
         f[r] = nocopy_us(ctx, mem, &frees);
-        printf("run %d: JS call %.1f ns, host function %.1f ns, class static function %.1f ns, getProperty "
-               "callback %.1f ns, 16 MiB NoCopy ArrayBuffer %.2f us\n",
-               r + 1, a[r], b[r], c[r], e[r], f[r]);
+        printf("run %d: JS call %.1f ns, host function %.1f ns (empty: %.1f ns), class static function %.1f ns, "
+               "getProperty callback %.1f ns, 16 MiB NoCopy ArrayBuffer %.2f us\n",
+               r + 1, a[r], b[r], n[r], c[r], e[r], f[r]);
         fflush(stdout);
     }
     JSGlobalContextRelease(ctx);
@@ -155,8 +173,9 @@ int main(int argc, char **argv) {
         return 1;
     }
     free(mem);
-    printf("median of %d: JS call %.1f ns, host function %.1f ns, class static function %.1f ns, getProperty "
-           "callback %.1f ns, 16 MiB NoCopy ArrayBuffer %.2f us\n",
-           runs, median(a, runs), median(b, runs), median(c, runs), median(e, runs), median(f, runs));
+    printf("median of %d: JS call %.1f ns, host function %.1f ns (empty: %.1f ns), class static function %.1f ns, "
+           "getProperty callback %.1f ns, 16 MiB NoCopy ArrayBuffer %.2f us\n",
+           runs, median(a, runs), median(b, runs), median(n, runs), median(c, runs), median(e, runs),
+           median(f, runs));
     return 0;
 }

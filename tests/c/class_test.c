@@ -461,6 +461,44 @@ static void test_callable(JSGlobalContextRef ctx) {
     JSClassRelease(cls);
 }
 
+/* ----- kJSClassAttributeNoAutomaticPrototype, and convertToType for strings. ----- */
+
+static JSValueRef label_convert(JSContextRef ctx, JSObjectRef object, JSType type, JSValueRef *exception) {
+    (void)object;
+    (void)exception;
+    if (type != kJSTypeString) {
+        return NULL;
+    }
+    JSStringRef s = str("a label");
+    JSValueRef v = JSValueMakeString(ctx, s);
+    JSStringRelease(s);
+    return v;
+}
+
+static void test_no_prototype(JSGlobalContextRef ctx) {
+    static const JSStaticFunction funcs[] = {{"hello", base_hello, 0}, {NULL, NULL, 0}};
+    JSClassDefinition d = kJSClassDefinitionEmpty;
+    d.attributes = kJSClassAttributeNoAutomaticPrototype;
+    d.staticFunctions = funcs;
+    JSClassRef cls = JSClassCreate(&d);
+    set_global(ctx, "np", JSObjectMake(ctx, cls, NULL));
+    check(strcmp(eval_str(ctx, "Object.getPrototypeOf(np) === Object.prototype && np.hasOwnProperty('hello')"),
+                 "true") == 0 &&
+              strcmp(eval_str(ctx, "np.hello()"), "hello from Base") == 0,
+          "kJSClassAttributeNoAutomaticPrototype: Object.prototype, the statics on the object itself");
+    JSClassRelease(cls);
+
+    JSClassDefinition l = kJSClassDefinitionEmpty;
+    l.convertToType = label_convert;
+    cls = JSClassCreate(&l);
+    set_global(ctx, "lab", JSObjectMake(ctx, cls, NULL));
+    check(strcmp(eval_str(ctx, "`${lab}` + '|' + String(lab)"), "a label|a label") == 0,
+          "convertToType answers a string conversion: %s", eval_str(ctx, "`${lab}` + '|' + String(lab)"));
+    check(strcmp(eval_str(ctx, "isNaN(+lab)"), "true") == 0,
+          "and declines a number (NULL): the ordinary conversion gives NaN");
+    JSClassRelease(cls);
+}
+
 /* ----- The global object's class. ----- */
 
 static int globalInit, globalFinal;
@@ -586,6 +624,7 @@ int main(void) {
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     test_bag(ctx);
     test_callable(ctx);
+    test_no_prototype(ctx);
     JSGlobalContextRelease(ctx);
     test_global_class();
     test_threads_and_misuse();

@@ -31,6 +31,7 @@ type instance struct {
 	cleanup runtime.Cleanup
 }
 
+// queue is where the record goes when the collector finds the object unreachable.
 func (in *instance) queue() *deathQueue { return in.dq }
 
 // finalize runs the finalize callbacks of the object's class chain, most derived first, with a handle that
@@ -93,6 +94,7 @@ func (c *context) register(o *goja.Object, k *jsClass, priv uintptr) *instance {
 	return in
 }
 
+// initialize runs the initialize callbacks of k's chain on o, least derived first.
 func (c *context) initialize(k *jsClass, o *goja.Object) {
 	chain := k.chain()
 	for i := len(chain) - 1; i >= 0; i-- {

@@ -58,8 +58,10 @@ func (c *context) withName(name string, f func(h C.jsw_handle)) {
 	f(C.jsw_handle(h))
 }
 
+// excPtr passes an exception slot to C.
 func excPtr(exc *uintptr) *C.jsw_handle { return (*C.jsw_handle)(unsafe.Pointer(exc)) }
 
+// callGet runs a JSObjectGetPropertyCallback for name on this; nil when it answers NULL.
 func (c *context) callGet(fn uintptr, this goja.Value, name string) (res goja.Value) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
@@ -70,6 +72,7 @@ func (c *context) callGet(fn uintptr, this goja.Value, name string) (res goja.Va
 	return res
 }
 
+// callSet runs a JSObjectSetPropertyCallback; false when it declines.
 func (c *context) callSet(fn uintptr, this goja.Value, name string, v goja.Value) (ok bool) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
@@ -80,6 +83,7 @@ func (c *context) callSet(fn uintptr, this goja.Value, name string, v goja.Value
 	return ok
 }
 
+// callHas runs a JSObjectHasPropertyCallback.
 func (c *context) callHas(fn uintptr, this goja.Value, name string) (ok bool) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
@@ -89,6 +93,7 @@ func (c *context) callHas(fn uintptr, this goja.Value, name string) (ok bool) {
 	return ok
 }
 
+// callDelete runs a JSObjectDeletePropertyCallback; false when it declines.
 func (c *context) callDelete(fn uintptr, this goja.Value, name string) (ok bool) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
@@ -105,6 +110,7 @@ type accumulator struct{ names []string }
 // The class chain's property callbacks, in JavaScriptCore's order: each class from the most derived, a class's
 // hasProperty (if any) deciding whether its getProperty is asked.
 
+// classGet asks the chain's getProperty callbacks for name; nil when all decline.
 func (c *context) classGet(k *jsClass, self *goja.Object, name string) goja.Value {
 	for _, kk := range k.chain() {
 		if kk.hasProperty != 0 && !c.callHas(kk.hasProperty, self, name) {
@@ -119,6 +125,7 @@ func (c *context) classGet(k *jsClass, self *goja.Object, name string) goja.Valu
 	return nil
 }
 
+// classHas asks the chain whether it has name (hasProperty, or a non-NULL getProperty).
 func (c *context) classHas(k *jsClass, self *goja.Object, name string) bool {
 	for _, kk := range k.chain() {
 		switch {
@@ -135,6 +142,7 @@ func (c *context) classHas(k *jsClass, self *goja.Object, name string) bool {
 	return false
 }
 
+// classSet offers the assignment to the chain's setProperty callbacks; false when all decline.
 func (c *context) classSet(k *jsClass, self *goja.Object, name string, v goja.Value) bool {
 	for _, kk := range k.chain() {
 		if kk.setProperty != 0 && c.callSet(kk.setProperty, self, name, v) {
@@ -144,6 +152,7 @@ func (c *context) classSet(k *jsClass, self *goja.Object, name string, v goja.Va
 	return false
 }
 
+// classDelete offers the deletion to the chain's deleteProperty callbacks; false when all decline.
 func (c *context) classDelete(k *jsClass, self *goja.Object, name string) bool {
 	for _, kk := range k.chain() {
 		if kk.deleteProperty != 0 && c.callDelete(kk.deleteProperty, self, name) {
@@ -153,6 +162,7 @@ func (c *context) classDelete(k *jsClass, self *goja.Object, name string) bool {
 	return false
 }
 
+// classNames collects the names the chain's getPropertyNames callbacks add.
 func (c *context) classNames(k *jsClass, self *goja.Object) []string {
 	acc := &accumulator{}
 	for _, kk := range k.chain() {

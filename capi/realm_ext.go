@@ -147,6 +147,7 @@ type finalizable interface {
 	queue() *deathQueue
 }
 
+// push queues f; it runs on the runtime's cleanup goroutine.
 func (q *deathQueue) push(f finalizable) {
 	q.mu.Lock()
 	q.items = append(q.items, f)
@@ -154,6 +155,7 @@ func (q *deathQueue) push(f finalizable) {
 	q.mu.Unlock()
 }
 
+// take empties the queue, on the owner thread.
 func (q *deathQueue) take() []finalizable {
 	q.mu.Lock()
 	items := q.items

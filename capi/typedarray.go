@@ -124,8 +124,10 @@ type extBuffer struct {
 	cleanup       runtime.Cleanup
 }
 
+// queue is where the record goes when the collector finds the ArrayBuffer unreachable.
 func (b *extBuffer) queue() *deathQueue { return b.dq }
 
+// finalize runs the deallocator if it has not run yet.
 func (b *extBuffer) finalize(c *context) {
 	if b.done {
 		return

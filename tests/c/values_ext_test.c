@@ -253,12 +253,53 @@ static void *foreign_thread(void *arg) {
     return NULL;
 }
 
+/* sweep calls every function of this change with NULL and bogus handles: each must answer its failure value. */
+static void sweep(JSGlobalContextRef good) {
+    JSContextRef ctxs[3] = {NULL, (JSContextRef)(uintptr_t)0x1234, good};
+    JSObjectRef bogus = (JSObjectRef)(uintptr_t)0x42;
+    int ok = 1;
+    for (int i = 0; i < 3; i++) {
+        JSContextRef c = ctxs[i];
+        JSObjectRef o = i == 2 ? NULL : bogus;
+        ok &= JSObjectMakeTypedArray(c, kJSTypedArrayTypeNone, 1, NULL) == NULL;
+        ok &= JSObjectMakeTypedArrayWithArrayBuffer(c, kJSTypedArrayTypeUint8Array, o, NULL) == NULL;
+        ok &= JSObjectMakeTypedArrayWithArrayBufferAndOffset(c, kJSTypedArrayTypeUint8Array, o, 0, 1, NULL) == NULL;
+        ok &= JSObjectGetTypedArrayBytesPtr(c, o, NULL) == NULL && JSObjectGetTypedArrayLength(c, o, NULL) == 0;
+        ok &= JSObjectGetTypedArrayByteLength(c, o, NULL) == 0 && JSObjectGetTypedArrayByteOffset(c, o, NULL) == 0;
+        ok &= JSObjectGetTypedArrayBuffer(c, o, NULL) == NULL && JSObjectGetArrayBufferBytesPtr(c, o, NULL) == NULL;
+        ok &= JSObjectGetArrayBufferByteLength(c, o, NULL) == 0;
+        ok &= JSValueGetTypedArrayType(c, o, NULL) == kJSTypedArrayTypeNone;
+        ok &= ZJSPromiseGetState(c, o, NULL) == kZJSPromiseStateInvalid;
+        ok &= !JSObjectHasPropertyForKey(c, o, o, NULL) && JSObjectGetPropertyForKey(c, o, o, NULL) == NULL;
+        JSObjectSetPropertyForKey(c, o, o, o, 0, NULL);
+        ok &= !JSObjectDeletePropertyForKey(c, o, o, NULL);
+        ok &= JSObjectGetPrototype(c, o) == NULL;
+        JSObjectSetPrototype(c, o, o);
+        ok &= JSObjectMakeDate(c, 1, NULL, NULL) == NULL && JSObjectMakeRegExp(c, 1, NULL, NULL) == NULL;
+        ok &= JSObjectMakeFunction(c, NULL, 0, NULL, NULL, NULL, 1, NULL) == NULL;
+        ok &= !JSValueIsBigInt(c, o) && JSBigIntCreateWithString(c, NULL, NULL) == NULL;
+        ok &= JSValueToInt64(c, o, NULL) == 0 && JSValueToUInt64(c, o, NULL) == 0;
+        ok &= !JSObjectIsConstructor(c, o) && JSObjectCallAsConstructor(c, o, 0, NULL, NULL) == NULL;
+        ok &= JSObjectMakeConstructor(c, (JSClassRef)bogus, NULL) == NULL;
+        ok &= !JSValueIsObjectOfClass(c, o, (JSClassRef)bogus);
+        if (i < 2) {
+            ok &= JSValueMakeSymbol(c, NULL) == NULL && JSObjectMakeDeferredPromise(c, NULL, NULL, NULL) == NULL;
+            ok &= JSBigIntCreateWithDouble(c, 1, NULL) == NULL && JSBigIntCreateWithUInt64(c, 1, NULL) == NULL;
+        }
+    }
+    ok &= JSObjectGetPrivate(bogus) == NULL && !JSObjectSetPrivate(bogus, NULL) && JSClassRetain((JSClassRef)bogus) == NULL;
+    JSClassRelease((JSClassRef)bogus);
+    JSPropertyNameAccumulatorAddName((JSPropertyNameAccumulatorRef)bogus, NULL);
+    check(ok, "every new function given NULL or bogus handles answers its failure value, never a crash");
+}
+
 int main(void) {
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     test_promises(ctx);
     test_symbols_and_keys(ctx);
     test_makers(ctx);
     test_bigint(ctx);
+    sweep(ctx);
     struct foreign f = {.ctx = ctx, .o = JSObjectMake(ctx, NULL, NULL)};
     pthread_t t;
     pthread_create(&t, NULL, foreign_thread, &f);

@@ -40,6 +40,7 @@ type context struct {
 	dead   int         // released values still in values
 	scopes []scopeMark // open scopes, outermost first
 	trash  []uintptr   // reused by releaseFrom
+	spare  []*value    // records of released values, reused by newValue (at most maxSpare)
 
 	x extState // classes, external buffers, finalizers (realm_ext.go)
 }
@@ -151,7 +152,14 @@ func (c *context) newValue(v goja.Value) uintptr {
 	if v == nil {
 		v = goja.Undefined()
 	}
-	val := &value{c: c, v: v}
+	var val *value
+	if n := len(c.spare); n > 0 { // a record releaseFrom retired: no allocation per value in a steady loop
+		val = c.spare[n-1]
+		c.spare = c.spare[:n-1]
+		*val = value{c: c, v: v}
+	} else {
+		val = &value{c: c, v: v}
+	}
 	val.h = handles.add(kindValue, c.tid, val)
 	c.values = append(c.values, val)
 	return val.h

@@ -340,7 +340,9 @@ JSWORKER_EXPORT bool JSCheckScriptSyntax(JSContextRef ctx, JSStringRef script, J
 /*!
 @function
 @abstract Performs a JavaScript garbage collection.
-@param ctx Ignored; may be NULL.
+@param ctx NULL, or a context of the calling thread: then the finalize callbacks and NoCopy deallocators of its
+ objects the collector has reported so far run before the call returns (the collector reports asynchronously, so
+ some may come at a later call). Any other value is ignored.
 @discussion Runs a full collection of the process's Go heap, which holds every context and worker. Values are not
  collected while their handles live (see "Value lifetime"); you need not call this function. Thread: any thread.
 */

@@ -100,4 +100,83 @@ typedef struct jsw_target_info {
     int state;
 } jsw_target_info;
 
+/* JSTypedArrayBytesDeallocator. */
+typedef void (*jsw_dealloc_fn)(void *bytes, void *deallocatorContext);
+
+static inline void jsw_call_dealloc(uintptr_t fn, uintptr_t bytes, uintptr_t deallocatorContext) {
+    ((jsw_dealloc_fn)fn)((void *)bytes, (void *)deallocatorContext);
+}
+
+/* JSClassDefinition, JSStaticValue, JSStaticFunction (class.go). Callbacks are kept as integers. */
+typedef struct jsw_static_value {
+    const char *name;
+    uintptr_t getProperty;
+    uintptr_t setProperty;
+    unsigned attributes;
+} jsw_static_value;
+
+typedef struct jsw_static_function {
+    const char *name;
+    uintptr_t callAsFunction;
+    unsigned attributes;
+} jsw_static_function;
+
+typedef struct jsw_class_definition {
+    int version;
+    unsigned attributes;
+    const char *className;
+    jsw_handle parentClass;
+    const jsw_static_value *staticValues;
+    const jsw_static_function *staticFunctions;
+    uintptr_t initialize;
+    uintptr_t finalize;
+    uintptr_t hasProperty;
+    uintptr_t getProperty;
+    uintptr_t setProperty;
+    uintptr_t deleteProperty;
+    uintptr_t getPropertyNames;
+    uintptr_t callAsFunction;
+    uintptr_t callAsConstructor;
+    uintptr_t hasInstance;
+    uintptr_t convertToType;
+} jsw_class_definition;
+
+/* The class callbacks: Go cannot call a C function pointer directly. */
+static inline void jsw_call_initialize(uintptr_t fn, jsw_handle ctx, jsw_handle object) {
+    ((void (*)(jsw_handle, jsw_handle))fn)(ctx, object);
+}
+static inline void jsw_call_finalize(uintptr_t fn, jsw_handle object) { ((void (*)(jsw_handle))fn)(object); }
+static inline bool jsw_call_has(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name) {
+    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle))fn)(ctx, object, name);
+}
+static inline jsw_handle jsw_call_get(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name,
+                                      jsw_handle *exception) {
+    return ((jsw_handle(*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, exception);
+}
+static inline bool jsw_call_set(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name, jsw_handle value,
+                                jsw_handle *exception) {
+    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, value,
+                                                                                       exception);
+}
+static inline bool jsw_call_delete(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name,
+                                   jsw_handle *exception) {
+    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, exception);
+}
+static inline void jsw_call_names(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle accumulator) {
+    ((void (*)(jsw_handle, jsw_handle, jsw_handle))fn)(ctx, object, accumulator);
+}
+static inline jsw_handle jsw_call_construct(uintptr_t fn, jsw_handle ctx, jsw_handle constructor, size_t argc,
+                                            const jsw_handle *argv, jsw_handle *exception) {
+    return ((jsw_handle(*)(jsw_handle, jsw_handle, size_t, const jsw_handle *, jsw_handle *))fn)(
+        ctx, constructor, argc, argv, exception);
+}
+static inline bool jsw_call_has_instance(uintptr_t fn, jsw_handle ctx, jsw_handle constructor, jsw_handle instance,
+                                         jsw_handle *exception) {
+    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, constructor, instance, exception);
+}
+static inline jsw_handle jsw_call_convert(uintptr_t fn, jsw_handle ctx, jsw_handle object, int type,
+                                          jsw_handle *exception) {
+    return ((jsw_handle(*)(jsw_handle, jsw_handle, int, jsw_handle *))fn)(ctx, object, type, exception);
+}
+
 #endif

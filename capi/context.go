@@ -31,6 +31,9 @@ type context struct {
 	dead   int         // released values still in values
 	scopes []scopeMark // open scopes, outermost first
 	trash  []uintptr   // reused by releaseFrom
+	spare  []*value    // records of released values, reused by newValue (at most maxSpare)
+
+	x extState // classes, external buffers, finalizers (realm_ext.go)
 }
 
 // A value is what a JSValueRef names: a goja value of one context.
@@ -125,14 +128,29 @@ func getContext(fn string, h uintptr, tid int) (*context, error) {
 }
 
 // enter resolves the context an export was given, on the calling thread.
-func enter(fn string, h uintptr) (*context, error) { return getContext(fn, h, gettid()) }
+// It first runs the finalizers and deallocators the garbage collector has reported since (realm_ext.go), unless a
+// host callback is running.
+func enter(fn string, h uintptr) (*context, error) {
+	c, err := getContext(fn, h, gettid())
+	if err == nil && c.x.dead != nil && c.x.dead.pending.Load() {
+		c.runDeaths()
+	}
+	return c, err
+}
 
 // newValue registers v in c, in the innermost open scope, and returns its handle. A nil v is undefined.
 func (c *context) newValue(v goja.Value) uintptr {
 	if v == nil {
 		v = goja.Undefined()
 	}
-	val := &value{c: c, v: v}
+	var val *value
+	if n := len(c.spare); n > 0 { // a record releaseFrom retired: no allocation per value in a steady loop
+		val = c.spare[n-1]
+		c.spare = c.spare[:n-1]
+		*val = value{c: c, v: v}
+	} else {
+		val = &value{c: c, v: v}
+	}
 	val.h = handles.add(kindValue, c.tid, val)
 	c.values = append(c.values, val)
 	return val.h

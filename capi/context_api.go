@@ -27,6 +27,9 @@ func newContext(tid int) (*context, error) {
 	if err := c.capture(); err != nil {
 		return nil, err
 	}
+	if err := c.captureExt(); err != nil {
+		return nil, err
+	}
 	c.h = handles.add(kindContext, tid, c)
 	return c, nil
 }
@@ -34,12 +37,19 @@ func newContext(tid int) (*context, error) {
 //export JSGlobalContextCreate
 func JSGlobalContextCreate(globalObjectClass uintptr) (result uintptr) {
 	defer fence("JSGlobalContextCreate", 0, nil)
+	var cls *jsClass
 	if globalObjectClass != 0 {
-		return 0
+		var err error
+		if cls, err = getClass("JSGlobalContextCreate", "globalObjectClass", globalObjectClass); err != nil {
+			return 0
+		}
 	}
 	c, err := newContext(gettid())
 	if err != nil {
 		return 0
+	}
+	if cls != nil {
+		c.applyGlobalClass(cls) // class.go
 	}
 	return c.h
 }
@@ -65,6 +75,7 @@ func JSGlobalContextRelease(ctx uintptr) {
 	if c.refs--; c.refs == 0 {
 		closeEventLoop(c) // workers and ports its JavaScript created (eventloop.go)
 		c.endInspectorSessions()
+		c.finalizeAll() // class finalizers, NoCopy deallocators (realm_ext.go)
 		c.destroy()
 	}
 }
@@ -186,4 +197,7 @@ func JSCheckScriptSyntax(ctx, script, sourceURL uintptr, startingLineNumber int3
 func JSGarbageCollect(ctx uintptr) {
 	defer fence("JSGarbageCollect", 0, nil)
 	runtime.GC()
+	if c, err := getContext("JSGarbageCollect", ctx, gettid()); err == nil {
+		c.runDeaths() // what the collection found, as far as its cleanups have reported yet
+	}
 }

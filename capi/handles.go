@@ -19,6 +19,9 @@ const (
 	kindWorkerSession  // ZJSWorkerInspectorSessionRef
 	kindContextSession // ZJSInspectorSessionRef
 	kindModuleRequest  // ZJSModuleRequestRef (module.go): valid during a loader callback only
+	kindClass          // JSClassRef (class.go): belongs to no thread
+	kindAccumulator    // JSPropertyNameAccumulatorRef (class_object.go): valid during a getPropertyNames callback
+	kindFinalizing     // the JSObjectRef a finalize callback receives (class_object.go): valid during the call
 )
 
 // String names the kind as the public header does, for exception messages.
@@ -42,6 +45,12 @@ func (k kind) String() string {
 		return "a context inspector session (ZJSInspectorSessionRef)"
 	case kindModuleRequest:
 		return "a module request (ZJSModuleRequestRef)"
+	case kindClass:
+		return "a class (JSClassRef)"
+	case kindAccumulator:
+		return "a property name accumulator (JSPropertyNameAccumulatorRef)"
+	case kindFinalizing:
+		return "an object being finalized (JSObjectRef)"
 	}
 	return "an unknown object"
 }

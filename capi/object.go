@@ -57,10 +57,21 @@ func (c *context) callHelper(f goja.Callable, exception *uintptr, args ...goja.V
 func JSObjectMake(ctx, jsClass uintptr, data unsafe.Pointer) (result uintptr) {
 	defer fence("JSObjectMake", ctx, nil)
 	c, err := enter("JSObjectMake", ctx)
-	if err != nil || jsClass != 0 {
+	if err != nil {
 		return 0
 	}
-	return c.newValue(c.rt.NewObject())
+	if jsClass == 0 {
+		return c.newValue(c.rt.NewObject())
+	}
+	cls, err := getClass("JSObjectMake", "jsClass", jsClass)
+	if err != nil {
+		return 0
+	}
+	o, err := c.makeInstance(cls, data) // class_object.go
+	if err != nil {
+		return 0
+	}
+	return c.newValue(o)
 }
 
 //export JSObjectMakeArray
@@ -364,6 +375,8 @@ func JSPropertyNameArrayGetNameAtIndex(array, index uintptr) (result uintptr) {
 func (c *context) hostFunction(name goja.Value, callback uintptr) *goja.Object {
 	var self *goja.Object
 	f := func(call goja.FunctionCall) goja.Value {
+		c.x.depth++
+		defer func() { c.x.depth-- }()
 		depth := len(c.scopes)
 		c.openScope(0)
 		defer c.closeScopes(depth)

@@ -48,6 +48,9 @@ func (c *context) closeScopes(depth int) {
 	c.releaseFrom(mark)
 }
 
+// maxSpare bounds the value records a context keeps for reuse.
+const maxSpare = 256
+
 // releaseFrom releases every unprotected value at index mark or above; protected values move down to mark and so
 // into the enclosing scope. It also removes the handles already collected in c.trash.
 func (c *context) releaseFrom(mark int) {
@@ -64,6 +67,10 @@ func (c *context) releaseFrom(mark int) {
 		default:
 			val.released = true
 			trash = append(trash, val.h)
+			if len(c.spare) < maxSpare { // nothing refers to the record once its handle is gone
+				val.v = nil
+				c.spare = append(c.spare, val)
+			}
 		}
 	}
 	clear(c.values[keep:])
@@ -131,7 +138,7 @@ func (c *context) destroy() {
 	}
 	trash = append(trash, c.h)
 	handles.remove(trash...)
-	c.values, c.scopes, c.trash, c.dead = nil, nil, nil, 0
+	c.values, c.scopes, c.trash, c.spare, c.dead = nil, nil, nil, nil, 0
 }
 
 // ZJSHandleScopeOpen opens a handle scope in ctx.

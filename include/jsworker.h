@@ -61,10 +61,13 @@ extern "C" {
  * released: handle values are never reused, so a stale handle is always detected. Calls without an exception
  * parameter fail silently with their failure value (for functions returning void: they do nothing).
  *
- * Only ZJSGetVersionNumber and ZJSGetVersionString may be called from any thread. Callbacks the library makes are
- * documented with the thread they run on: host functions (JSObjectCallAsFunctionCallback) on the thread running the
- * script, which is the context's thread; the notify and error callbacks on the worker's thread; the inspector message
- * callback (ZJSInspectorMessageCallback) on the session's owner thread, inside the call that delivers the message.
+ * Only ZJSGetVersionNumber, ZJSGetVersionString and the class functions JSClassCreate, JSClassRetain and
+ * JSClassRelease may be called from any thread (a class belongs to no thread). Callbacks the library makes are
+ * documented with the thread they run on: host functions (JSObjectCallAsFunctionCallback) and the class callbacks on
+ * the thread running the script, which is the context's thread; finalize callbacks and NoCopy deallocators on the
+ * context's thread, with no JavaScript running; the notify and error callbacks on the worker's thread; the inspector
+ * message callback (ZJSInspectorMessageCallback) on the session's owner thread, inside the call that delivers the
+ * message.
  *
  * A worker runs on a thread of its own (a goroutine, or a dedicated OS thread on request); the host's thread only
  * exchanges copies of values with it. Several host threads may each own contexts and workers and use them at the same
@@ -93,8 +96,8 @@ typedef struct OpaqueJSContext *JSGlobalContextRef;
 /*! @typedef JSStringRef An immutable UTF-16 string, reference counted. */
 typedef struct OpaqueJSString *JSStringRef;
 
-/*! @typedef JSClassRef A JavaScript class. This library supports no classes: every function taking one accepts only
- NULL. */
+/*! @typedef JSClassRef A JavaScript class (JSClassCreate), reference counted; it belongs to no thread or context
+ (see "Classes"). */
 typedef struct OpaqueJSClass *JSClassRef;
 
 /*! @typedef JSPropertyNameArrayRef An array of property names, reference counted. */
@@ -228,13 +231,14 @@ JSWORKER_EXPORT const char *ZJSGetVersionString(void);
 /*!
 @function
 @abstract Creates a global JavaScript execution context (a main context).
-@param globalObjectClass Must be NULL: the global object is an ordinary object with the standard globals. This
- library supports no classes.
+@param globalObjectClass NULL, or a class whose prototype, static functions and values, initialize and finalize
+ apply to the global object (which stays an ordinary object: the class's property and call callbacks do not apply;
+ see "Classes").
 @result A JSGlobalContextRef with the standard ECMAScript built-ins plus the globals a worker's realm has —
  console, performance, queueMicrotask, structuredClone, SharedArrayBuffer, Atomics, URL, URLSearchParams,
  TextEncoder, TextDecoder, setTimeout/setInterval/setImmediate and their clear functions, Worker, MessageChannel,
  MessagePort, BroadcastChannel — but no postMessage, onmessage or close. The context has no thread of its own:
- its timers and its workers' events run when the host calls ZJSContextRunPendingEvents. NULL if globalObjectClass is not NULL or the context could not be made. Ownership
+ its timers and its workers' events run when the host calls ZJSContextRunPendingEvents. NULL if globalObjectClass is not a live class or the context could not be made. Ownership
  follows the Create Rule.
 @discussion Thread: the calling thread becomes the context's owner; the context, and every value made in it, may be
  used only from that thread. Values of one context may not be used in another context. A queueMicrotask callback
@@ -256,7 +260,9 @@ JSWORKER_EXPORT JSGlobalContextRef JSGlobalContextRetain(JSGlobalContextRef ctx)
 @param ctx The JSGlobalContext to release. NULL, a stale handle or another thread's context: nothing happens.
 @discussion The last release destroys the context and every value, handle scope and host function of it; their
  handles become stale. It also ends the context's inspector sessions, whose callbacks receive their last messages
- before it returns (see ZJSInspectorSessionCreate). Strings and workers are not part of a context and are not affected.
+ before it returns (see ZJSInspectorSessionCreate). It runs, before it returns, the finalize callbacks of every
+ object made with a class and the deallocators of every NoCopy buffer of the context that have not run yet. Strings,
+ classes and workers are not part of a context and are not affected.
 */
 JSWORKER_EXPORT void JSGlobalContextRelease(JSGlobalContextRef ctx);
 
@@ -334,7 +340,9 @@ JSWORKER_EXPORT bool JSCheckScriptSyntax(JSContextRef ctx, JSStringRef script, J
 /*!
 @function
 @abstract Performs a JavaScript garbage collection.
-@param ctx Ignored; may be NULL.
+@param ctx NULL, or a context of the calling thread: then the finalize callbacks and NoCopy deallocators of its
+ objects the collector has reported so far run before the call returns (the collector reports asynchronously, so
+ some may come at a later call). Any other value is ignored.
 @discussion Runs a full collection of the process's Go heap, which holds every context and worker. Values are not
  collected while their handles live (see "Value lifetime"); you need not call this function. Thread: any thread.
 */
@@ -694,9 +702,10 @@ JSWORKER_EXPORT JSObjectRef JSValueToObject(JSContextRef ctx, JSValueRef value, 
 @function
 @abstract Creates a JavaScript object.
 @param ctx The execution context to use.
-@param jsClass Must be NULL (the object is a plain object with Object.prototype as its prototype).
-@param data Ignored: objects without a class have no private data.
-@result A JSObject, or NULL if jsClass is not NULL or ctx is invalid.
+@param jsClass The class of the object (see "Classes"); its initialize callbacks run before the call returns. NULL:
+ a plain object with Object.prototype as its prototype.
+@param data The object's private data (JSObjectGetPrivate); ignored when jsClass is NULL.
+@result A JSObject, or NULL if ctx or jsClass is invalid.
 */
 JSWORKER_EXPORT JSObjectRef JSObjectMake(JSContextRef ctx, JSClassRef jsClass, void *data);
 
@@ -894,6 +903,508 @@ JSWORKER_EXPORT size_t JSPropertyNameArrayGetCount(JSPropertyNameArrayRef array)
  string belongs to the array (Get Rule): retain it to keep it beyond the array's last release.
 */
 JSWORKER_EXPORT JSStringRef JSPropertyNameArrayGetNameAtIndex(JSPropertyNameArrayRef array, size_t index);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Classes (JSObjectRef.h): host objects with private data, callbacks and finalizers.
+ *
+ * A JSClassRef belongs to no thread and no context: create a class once and use it in every context (each context
+ * makes its own prototype object for it on first use). The class callbacks run on the thread of the context whose
+ * object they concern (the context's owner), inside the library call that ran the JavaScript that triggered them;
+ * the values they receive and make live in a handle scope closed when they return (as for
+ * JSObjectCallAsFunctionCallback). A callback signals an exception by storing a value of ctx in *exception.
+ *
+ * Objects of a class without property callbacks (hasProperty, getProperty, setProperty, deleteProperty,
+ * getPropertyNames) and without callAsFunction/callAsConstructor are ordinary objects whose prototype is the class's;
+ * with them, an object is a proxy whose traps ask the class chain's callbacks first (the most derived class first,
+ * string property names only) and fall through to an ordinary object when they decline. Static functions and static
+ * values are properties of the class's prototype (of the object itself with kJSClassAttributeNoAutomaticPrototype);
+ * static values are accessors that call their getProperty/setProperty with the object as `this`. className becomes
+ * the prototype's Symbol.toStringTag, so Object.prototype.toString reports it; hasInstance answers `x instanceof o`
+ * for an object o of the class; convertToType is asked when the object is converted to a number or string, and
+ * the ordinary valueOf/toString conversion applies when it returns NULL.
+ *
+ * Finalizers: every object made with a class is finalized exactly once — its class chain's finalize callbacks run,
+ * most derived first — on its context's owner thread, never while JavaScript or another callback runs on it: at
+ * the first library call on the context (or JSGarbageCollect) after the garbage collector found the object
+ * unreachable, or at the latest inside the last JSGlobalContextRelease of the context, before it returns. An object
+ * is unreachable only when no JavaScript value and no live JSValueRef refers to it (close handle scopes or call
+ * ZJSValueRelease to drop handles). During the finalize callback, JSObjectGetPrivate and JSObjectSetPrivate accept
+ * the object; no other function does (the JavaScript object is gone).
+ *
+ * Not supported: a class's property and call callbacks on a global object (JSGlobalContextCreate with a class
+ * applies its prototype, statics, initialize and finalize to the ordinary global object).
+ */
+
+/*! @typedef JSPropertyNameAccumulatorRef An ordered set used to collect the names of an object's properties, valid
+ during a JSObjectGetPropertyNamesCallback. */
+typedef struct OpaqueJSPropertyNameAccumulator *JSPropertyNameAccumulatorRef;
+
+/*!
+@enum JSClassAttribute
+@constant kJSClassAttributeNone Specifies that a class has no special attributes.
+@constant kJSClassAttributeNoAutomaticPrototype Specifies that a class should not automatically generate a shared
+ prototype for its instance objects: the static functions and values are put on each object instead.
+*/
+enum { kJSClassAttributeNone = 0, kJSClassAttributeNoAutomaticPrototype = 1 << 1 };
+
+/*! @typedef JSClassAttributes A set of JSClassAttributes, combined with a bitwise OR. */
+typedef unsigned JSClassAttributes;
+
+/*! @typedef JSObjectInitializeCallback Called when an object is made with a class (JSObjectMake, a constructor of
+ JSObjectMakeConstructor, JSGlobalContextCreate), the least derived class first. */
+typedef void (*JSObjectInitializeCallback)(JSContextRef ctx, JSObjectRef object);
+
+/*! @typedef JSObjectFinalizeCallback Called exactly once when an object of the class is finalized (see "Classes"
+ above), the most derived class first. object is valid for JSObjectGetPrivate and JSObjectSetPrivate only. */
+typedef void (*JSObjectFinalizeCallback)(JSObjectRef object);
+
+/*! @typedef JSObjectHasPropertyCallback Answers whether object has the property propertyName. If NULL, getProperty
+ answers instead (a non-NULL result means the property exists). Returning false passes the request on (the parent
+ class, then the ordinary properties). */
+typedef bool (*JSObjectHasPropertyCallback)(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName);
+
+/*! @typedef JSObjectGetPropertyCallback Gets a property's value; NULL passes the request on (the parent class, then
+ the ordinary properties and the prototype chain). Also the getter of a JSStaticValue (there NULL gives undefined).*/
+typedef JSValueRef (*JSObjectGetPropertyCallback)(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName,
+                                                  JSValueRef *exception);
+
+/*! @typedef JSObjectSetPropertyCallback Sets a property's value; false passes the request on (the parent class, then
+ an ordinary assignment). Also the setter of a JSStaticValue. */
+typedef bool (*JSObjectSetPropertyCallback)(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName,
+                                            JSValueRef value, JSValueRef *exception);
+
+/*! @typedef JSObjectDeletePropertyCallback Deletes a property; false passes the request on. */
+typedef bool (*JSObjectDeletePropertyCallback)(JSContextRef ctx, JSObjectRef object, JSStringRef propertyName,
+                                               JSValueRef *exception);
+
+/*! @typedef JSObjectGetPropertyNamesCallback Adds the names of the properties the callbacks provide to
+ propertyNames (JSPropertyNameAccumulatorAddName); used by for...in, Object.keys and JSObjectCopyPropertyNames,
+ which also list the object's ordinary properties. */
+typedef void (*JSObjectGetPropertyNamesCallback)(JSContextRef ctx, JSObjectRef object,
+                                                 JSPropertyNameAccumulatorRef propertyNames);
+
+/*! @typedef JSObjectCallAsConstructorCallback Called for `new object(...)`; returns the new object (NULL without an
+ exception is a TypeError). */
+typedef JSObjectRef (*JSObjectCallAsConstructorCallback)(JSContextRef ctx, JSObjectRef constructor,
+                                                         size_t argumentCount, const JSValueRef arguments[],
+                                                         JSValueRef *exception);
+
+/*! @typedef JSObjectHasInstanceCallback Answers `possibleInstance instanceof constructor` for an object constructor
+ of the class. */
+typedef bool (*JSObjectHasInstanceCallback)(JSContextRef ctx, JSObjectRef constructor, JSValueRef possibleInstance,
+                                            JSValueRef *exception);
+
+/*! @typedef JSObjectConvertToTypeCallback Converts object to a number (type kJSTypeNumber) or a string
+ (kJSTypeString); NULL passes the request on to the ordinary valueOf/toString conversion. */
+typedef JSValueRef (*JSObjectConvertToTypeCallback)(JSContextRef ctx, JSObjectRef object, JSType type,
+                                                    JSValueRef *exception);
+
+/*! @struct JSStaticValue A statically declared value property: name, getter, setter (may be NULL if the property is
+ read-only: kJSPropertyAttributeReadOnly), attributes. An array of them ends with an entry whose name is NULL. */
+typedef struct {
+    const char *name;
+    JSObjectGetPropertyCallback getProperty;
+    JSObjectSetPropertyCallback setProperty;
+    JSPropertyAttributes attributes;
+} JSStaticValue;
+
+/*! @struct JSStaticFunction A statically declared function property: name, callback, attributes. An array of them
+ ends with an entry whose name is NULL. */
+typedef struct {
+    const char *name;
+    JSObjectCallAsFunctionCallback callAsFunction;
+    JSPropertyAttributes attributes;
+} JSStaticFunction;
+
+/*!
+@struct JSClassDefinition
+@abstract Describes a class for JSClassCreate; start from kJSClassDefinitionEmpty and set what you need. NULL fields
+ are ignored. The library copies the definition (strings and static arrays included), so it need not outlive the
+ call.
+@field version Always 0.
+@field attributes A logically ORed set of JSClassAttributes.
+@field className The class's name (the prototype's Symbol.toStringTag). NULL: none.
+@field parentClass A class to inherit from (its callbacks apply after this class's; its prototype is the parent of
+ this class's). NULL: the default object class.
+*/
+typedef struct {
+    int version;
+    JSClassAttributes attributes;
+    const char *className;
+    JSClassRef parentClass;
+    const JSStaticValue *staticValues;
+    const JSStaticFunction *staticFunctions;
+    JSObjectInitializeCallback initialize;
+    JSObjectFinalizeCallback finalize;
+    JSObjectHasPropertyCallback hasProperty;
+    JSObjectGetPropertyCallback getProperty;
+    JSObjectSetPropertyCallback setProperty;
+    JSObjectDeletePropertyCallback deleteProperty;
+    JSObjectGetPropertyNamesCallback getPropertyNames;
+    JSObjectCallAsFunctionCallback callAsFunction;
+    JSObjectCallAsConstructorCallback callAsConstructor;
+    JSObjectHasInstanceCallback hasInstance;
+    JSObjectConvertToTypeCallback convertToType;
+} JSClassDefinition;
+
+/*! @const kJSClassDefinitionEmpty A JSClassDefinition with every field zero. */
+JSWORKER_EXPORT extern const JSClassDefinition kJSClassDefinitionEmpty;
+
+/*!
+@function
+@abstract Creates a JavaScript class.
+@param definition A JSClassDefinition that defines the class.
+@result A JSClassRef with one reference (Create Rule), or NULL if definition is NULL or its parentClass is not a live
+ class.
+@discussion Thread: any. The class may be used from every thread and in every context.
+*/
+JSWORKER_EXPORT JSClassRef JSClassCreate(const JSClassDefinition *definition);
+
+/*!
+@function
+@abstract Retains a JavaScript class. Thread: any.
+@result jsClass, or NULL if it is not a live class.
+*/
+JSWORKER_EXPORT JSClassRef JSClassRetain(JSClassRef jsClass);
+
+/*!
+@function
+@abstract Releases a JavaScript class. Thread: any.
+@discussion The last release retires the handle; objects and contexts already using the class keep working.
+*/
+JSWORKER_EXPORT void JSClassRelease(JSClassRef jsClass);
+
+/*!
+@function
+@abstract Gets an object's private data.
+@param object A JSObject made with a class (or, during its finalize callback, the object being finalized).
+@result The object's private data, or NULL if it has none, was not made with a class, or is not a live object of
+ the calling thread.
+*/
+JSWORKER_EXPORT void *JSObjectGetPrivate(JSObjectRef object);
+
+/*!
+@function
+@abstract Sets an object's private data.
+@result true if object was made with a class (and so can store private data), otherwise false.
+*/
+JSWORKER_EXPORT bool JSObjectSetPrivate(JSObjectRef object, void *data);
+
+/*!
+@function
+@abstract Tests whether a value is an object made with a given class or a class derived from it.
+@result true if value is an object of jsClass or of a class whose parent chain contains it; false otherwise and
+ for invalid handles.
+*/
+JSWORKER_EXPORT bool JSValueIsObjectOfClass(JSContextRef ctx, JSValueRef value, JSClassRef jsClass);
+
+/*!
+@function
+@abstract Creates a JavaScript constructor.
+@param ctx The execution context to use.
+@param jsClass The class of the objects the constructor makes when callAsConstructor is NULL; its prototype
+ becomes the constructor's read-only "prototype" property, which `instanceof` uses. NULL: the default object class.
+@param callAsConstructor Called for `new constructor(...)`; NULL makes an object of jsClass without private data.
+@result A JSObject that is a constructor, or NULL if ctx or jsClass is invalid.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeConstructor(JSContextRef ctx, JSClassRef jsClass,
+                                                    JSObjectCallAsConstructorCallback callAsConstructor);
+
+/*!
+@function
+@abstract Tests whether an object can be called as a constructor.
+@result true if object is a constructor (`new object()` is allowed), otherwise false.
+*/
+JSWORKER_EXPORT bool JSObjectIsConstructor(JSContextRef ctx, JSObjectRef object);
+
+/*!
+@function
+@abstract Calls an object as a constructor: `new object(...arguments)`.
+@param exception A TypeError if object is not a constructor; whatever the constructor throws.
+@result The object the constructor made, or NULL if an exception is thrown.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectCallAsConstructor(JSContextRef ctx, JSObjectRef object, size_t argumentCount,
+                                                      const JSValueRef arguments[], JSValueRef *exception);
+
+/*!
+@function
+@abstract Adds a property name to a JavaScript property name accumulator, during a getPropertyNames callback.
+*/
+JSWORKER_EXPORT void JSPropertyNameAccumulatorAddName(JSPropertyNameAccumulatorRef accumulator,
+                                                      JSStringRef propertyName);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Typed arrays and ArrayBuffers (JSTypedArray.h).
+ *
+ * A typed-array or ArrayBuffer function given an object of the wrong kind returns NULL/0 and stores a TypeError in
+ * *exception (stricter than JavaScriptCore, which stores none); a bad type code is a TypeError too.
+ *
+ * Memory: buffers the library allocates (JSObjectMakeTypedArray, or made by JavaScript) are shared between
+ * JavaScript and the host: the BytesPtr functions return their address, which stays valid while the buffer is
+ * alive and not detached (a transfer detaches it). "NoCopy" buffers are the host's memory: JavaScript reads and
+ * writes it directly. Their deallocator runs exactly once, on the context's owner thread, with no JavaScript running
+ * — after the garbage collector found the ArrayBuffer unreachable, at the next library call on the context (or
+ * JSGarbageCollect), or at the latest inside the last JSGlobalContextRelease of the context — and at once, inside
+ * the call, if the call fails. The host must keep the memory valid until then. NoCopy memory must be aligned to the
+ * element size and a whole number of elements long (else RangeError).
+ *
+ * Not yet supported: transferring a NoCopy buffer. A transfer moves the memory to the receiver without a copy, and
+ * the deallocator does not follow it yet, so it could run while the receiver still uses the memory.
+ * ZJSWorkerPostMessageWithTransfer refuses a NoCopy buffer in its transfer list (DataCloneError); post it without
+ * a transfer list and the receiver gets a copy. Scripts are not stopped yet: a host must not let JavaScript put a
+ * NoCopy buffer in the transfer list of postMessage or structuredClone.
+ */
+
+/*!
+@enum JSTypedArrayType
+@abstract A constant identifying the Typed Array type of a JSObjectRef (JSValueGetTypedArrayType).
+@constant kJSTypedArrayTypeArrayBuffer An ArrayBuffer (or SharedArrayBuffer).
+@constant kJSTypedArrayTypeNone Not a Typed Array.
+*/
+typedef enum {
+    kJSTypedArrayTypeInt8Array = 0,
+    kJSTypedArrayTypeInt16Array = 1,
+    kJSTypedArrayTypeInt32Array = 2,
+    kJSTypedArrayTypeUint8Array = 3,
+    kJSTypedArrayTypeUint8ClampedArray = 4,
+    kJSTypedArrayTypeUint16Array = 5,
+    kJSTypedArrayTypeUint32Array = 6,
+    kJSTypedArrayTypeFloat32Array = 7,
+    kJSTypedArrayTypeFloat64Array = 8,
+    kJSTypedArrayTypeArrayBuffer = 9,
+    kJSTypedArrayTypeNone = 10,
+    kJSTypedArrayTypeBigInt64Array = 11,
+    kJSTypedArrayTypeBigUint64Array = 12
+} JSTypedArrayType;
+
+/*!
+@typedef JSTypedArrayBytesDeallocator
+@abstract Gives back the memory of a NoCopy buffer: bytes as passed to the NoCopy function, and its
+ deallocatorContext. Runs exactly once, on the owner thread of the buffer's context (see above).
+*/
+typedef void (*JSTypedArrayBytesDeallocator)(void *bytes, void *deallocatorContext);
+
+/*!
+@function
+@abstract Returns the Typed Array type of a value.
+@result The type, kJSTypedArrayTypeArrayBuffer for an ArrayBuffer, or kJSTypedArrayTypeNone for anything else
+ (and, with an exception, for an invalid handle).
+*/
+JSWORKER_EXPORT JSTypedArrayType JSValueGetTypedArrayType(JSContextRef ctx, JSValueRef value, JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a Typed Array of length elements, all zero.
+@result A JSObjectRef, or NULL (with an exception) for kJSTypedArrayTypeNone, kJSTypedArrayTypeArrayBuffer or a
+ length too large.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeTypedArray(JSContextRef ctx, JSTypedArrayType arrayType, size_t length,
+                                                   JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a Typed Array over the host's memory, without a copy.
+@param bytes The memory, byteLength bytes (aligned to the element size; byteLength a multiple of it).
+@param bytesDeallocator Called once when the buffer is no longer used (see above); NULL: never.
+@param deallocatorContext Passed to bytesDeallocator.
+@result The Typed Array, or NULL if an exception is thrown — bytesDeallocator has then already run.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeTypedArrayWithBytesNoCopy(JSContextRef ctx, JSTypedArrayType arrayType,
+                                                                  void *bytes, size_t byteLength,
+                                                                  JSTypedArrayBytesDeallocator bytesDeallocator,
+                                                                  void *deallocatorContext, JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a Typed Array viewing all of an ArrayBuffer.
+@result The Typed Array, or NULL with an exception (buffer not an ArrayBuffer, a length not a multiple of the
+ element size).
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeTypedArrayWithArrayBuffer(JSContextRef ctx, JSTypedArrayType arrayType,
+                                                                  JSObjectRef buffer, JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a Typed Array viewing length elements of an ArrayBuffer from byteOffset.
+@result The Typed Array, or NULL with an exception (RangeError for a range outside the buffer or a misaligned
+ offset).
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeTypedArrayWithArrayBufferAndOffset(JSContextRef ctx,
+                                                                           JSTypedArrayType arrayType,
+                                                                           JSObjectRef buffer, size_t byteOffset,
+                                                                           size_t length, JSValueRef *exception);
+
+/*!
+@function
+@abstract Returns the address of the start of a Typed Array's buffer (as JavaScriptCore: not of the view; add
+ JSObjectGetTypedArrayByteOffset).
+@result The address, or NULL for an empty or detached buffer and (with a TypeError) for an object that is not a
+ Typed Array.
+*/
+JSWORKER_EXPORT void *JSObjectGetTypedArrayBytesPtr(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/*! @function @abstract Returns a Typed Array's length in elements (0 if detached; 0 and a TypeError for a wrong
+ kind). */
+JSWORKER_EXPORT size_t JSObjectGetTypedArrayLength(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/*! @function @abstract Returns a Typed Array's length in bytes (0 if detached; 0 and a TypeError for a wrong kind). */
+JSWORKER_EXPORT size_t JSObjectGetTypedArrayByteLength(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/*! @function @abstract Returns a Typed Array's offset into its buffer in bytes (0 and a TypeError for a wrong kind). */
+JSWORKER_EXPORT size_t JSObjectGetTypedArrayByteOffset(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/*! @function @abstract Returns a Typed Array's ArrayBuffer (NULL and a TypeError for a wrong kind). */
+JSWORKER_EXPORT JSObjectRef JSObjectGetTypedArrayBuffer(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates an ArrayBuffer over the host's memory, without a copy.
+@result The ArrayBuffer, or NULL if an exception is thrown — bytesDeallocator has then already run.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeArrayBufferWithBytesNoCopy(JSContextRef ctx, void *bytes, size_t byteLength,
+                                                                   JSTypedArrayBytesDeallocator bytesDeallocator,
+                                                                   void *deallocatorContext, JSValueRef *exception);
+
+/*! @function @abstract Returns the address of an ArrayBuffer's bytes (NULL if empty or detached; NULL and a
+ TypeError for a wrong kind). */
+JSWORKER_EXPORT void *JSObjectGetArrayBufferBytesPtr(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/*! @function @abstract Returns an ArrayBuffer's length in bytes (0 if detached; 0 and a TypeError for a wrong kind). */
+JSWORKER_EXPORT size_t JSObjectGetArrayBufferByteLength(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Promises, symbols, property keys, prototypes, dates, regular expressions, functions from source, BigInts.
+ *
+ * Microtasks: the reactions of a promise the host settles (JSObjectCallAsFunction on its resolve or reject) run
+ * before that call returns, as every call that runs JavaScript drains the microtask queue when its outermost
+ * JavaScript frame returns — as JavaScriptCore does when the outermost API call returns. A settlement made inside a
+ * host callback runs its reactions when the outermost call returns.
+ */
+
+/*!
+@function
+@abstract Creates a JavaScript promise object and its resolving functions.
+@param resolve Receives the function that resolves the promise (may be NULL).
+@param reject Receives the function that rejects the promise (may be NULL).
+@result The promise, or NULL if an exception is thrown.
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeDeferredPromise(JSContextRef ctx, JSObjectRef *resolve, JSObjectRef *reject,
+                                                        JSValueRef *exception);
+
+/*!
+@enum ZJSPromiseState
+@abstract The state of a promise (jsworker extension).
+*/
+typedef enum {
+    kZJSPromiseStatePending = 0,
+    kZJSPromiseStateFulfilled = 1,
+    kZJSPromiseStateRejected = 2,
+    kZJSPromiseStateInvalid = 3
+} ZJSPromiseState;
+
+/*!
+@function
+@abstract Reads a promise's state (jsworker extension).
+@param result When not NULL, receives the value or the reason once the promise is settled, NULL while pending or
+ for kZJSPromiseStateInvalid.
+@result The state; kZJSPromiseStateInvalid for a value that is not a promise or an invalid handle.
+*/
+JSWORKER_EXPORT ZJSPromiseState ZJSPromiseGetState(JSContextRef ctx, JSObjectRef promise, JSValueRef *result);
+
+/*!
+@function
+@abstract Creates a JavaScript symbol, as Symbol(description).
+@param description The description; NULL: none (description is undefined).
+@result The symbol, or NULL if ctx or description is invalid.
+*/
+JSWORKER_EXPORT JSValueRef JSValueMakeSymbol(JSContextRef ctx, JSStringRef description);
+
+/*!
+@function
+@abstract Tests whether an object has a property, by any key: `propertyKey in object` (a symbol, or a value
+ converted to a property key).
+@result true if it has; false if not or if an exception is thrown.
+*/
+JSWORKER_EXPORT bool JSObjectHasPropertyForKey(JSContextRef ctx, JSObjectRef object, JSValueRef propertyKey,
+                                               JSValueRef *exception);
+
+/*! @function @abstract Gets a property by any key: object[propertyKey]. @result The value, or NULL if an exception
+ is thrown. */
+JSWORKER_EXPORT JSValueRef JSObjectGetPropertyForKey(JSContextRef ctx, JSObjectRef object, JSValueRef propertyKey,
+                                                     JSValueRef *exception);
+
+/*! @function @abstract Sets a property by any key, with attributes as JSObjectSetProperty. */
+JSWORKER_EXPORT void JSObjectSetPropertyForKey(JSContextRef ctx, JSObjectRef object, JSValueRef propertyKey,
+                                               JSValueRef value, JSPropertyAttributes attributes,
+                                               JSValueRef *exception);
+
+/*! @function @abstract Deletes a property by any key: delete object[propertyKey]. @result The result of the delete
+ (false for a non-configurable property), false if an exception is thrown. */
+JSWORKER_EXPORT bool JSObjectDeletePropertyForKey(JSContextRef ctx, JSObjectRef object, JSValueRef propertyKey,
+                                                  JSValueRef *exception);
+
+/*! @function @abstract Gets an object's prototype (Object.getPrototypeOf). @result The prototype (the null value
+ for none), or NULL for an invalid handle. */
+JSWORKER_EXPORT JSValueRef JSObjectGetPrototype(JSContextRef ctx, JSObjectRef object);
+
+/*! @function @abstract Sets an object's prototype; a value that is not an object sets null. A refusal (a
+ non-extensible object, a cycle) is ignored, as in JavaScriptCore. */
+JSWORKER_EXPORT void JSObjectSetPrototype(JSContextRef ctx, JSObjectRef object, JSValueRef value);
+
+/*! @function @abstract Creates a Date, as new Date(...arguments). @result The Date, or NULL if an exception is
+ thrown. */
+JSWORKER_EXPORT JSObjectRef JSObjectMakeDate(JSContextRef ctx, size_t argumentCount, const JSValueRef arguments[],
+                                             JSValueRef *exception);
+
+/*! @function @abstract Creates a RegExp, as new RegExp(...arguments). @result The RegExp, or NULL if an exception
+ (a SyntaxError for a bad pattern) is thrown. */
+JSWORKER_EXPORT JSObjectRef JSObjectMakeRegExp(JSContextRef ctx, size_t argumentCount, const JSValueRef arguments[],
+                                               JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a function from source text, as the Function constructor does.
+@param name The function's name property; NULL: "anonymous".
+@param parameterCount The number of names in parameterNames.
+@param parameterNames The parameter names (NULL if parameterCount is 0).
+@param body The function's body.
+@param sourceURL The script name stack traces show; NULL: none.
+@param startingLineNumber The line of body's first line in the host's text (values below 3 are line 3).
+@result The function, or NULL with an exception (a SyntaxError for bad source).
+*/
+JSWORKER_EXPORT JSObjectRef JSObjectMakeFunction(JSContextRef ctx, JSStringRef name, unsigned parameterCount,
+                                                 const JSStringRef parameterNames[], JSStringRef body,
+                                                 JSStringRef sourceURL, int startingLineNumber,
+                                                 JSValueRef *exception);
+
+/*! @function @abstract Tests whether a value is a BigInt. */
+JSWORKER_EXPORT bool JSValueIsBigInt(JSContextRef ctx, JSValueRef value);
+
+/*! @function @abstract Creates a BigInt from an integral double. @result The BigInt, or NULL with a RangeError if
+ value is not an integer (NaN, Infinity, a fraction). */
+JSWORKER_EXPORT JSValueRef JSBigIntCreateWithDouble(JSContextRef ctx, double value, JSValueRef *exception);
+
+/*! @function @abstract Creates a BigInt from a signed 64-bit integer. */
+JSWORKER_EXPORT JSValueRef JSBigIntCreateWithInt64(JSContextRef ctx, int64_t integer, JSValueRef *exception);
+
+/*! @function @abstract Creates a BigInt from an unsigned 64-bit integer. */
+JSWORKER_EXPORT JSValueRef JSBigIntCreateWithUInt64(JSContextRef ctx, uint64_t integer, JSValueRef *exception);
+
+/*! @function @abstract Creates a BigInt from a string, as BigInt(string) (decimal, or 0x/0o/0b prefixed).
+ @result The BigInt, or NULL with a SyntaxError if string is not an integer. */
+JSWORKER_EXPORT JSValueRef JSBigIntCreateWithString(JSContextRef ctx, JSStringRef string, JSValueRef *exception);
+
+/*!
+@function
+@abstract Converts a value to a signed 64-bit integer.
+@discussion ToNumeric first (an object's valueOf/toString may run and throw); a BigInt is then truncated to its low
+ 64 bits; a Number is truncated toward zero and wrapped modulo 2^64 (NaN and the infinities give 0).
+@result The integer, or 0 if an exception is thrown (check exception: 0 is a valid result).
+*/
+JSWORKER_EXPORT int64_t JSValueToInt64(JSContextRef ctx, JSValueRef value, JSValueRef *exception);
+
+/*! @function @abstract Converts a value to an unsigned 64-bit integer, as JSValueToInt64 (modulo 2^64). */
+JSWORKER_EXPORT uint64_t JSValueToUInt64(JSContextRef ctx, JSValueRef value, JSValueRef *exception);
 
 /* ---------------------------------------------------------------------------------------------------------------
  * Workers.
@@ -1196,7 +1707,8 @@ JSWORKER_EXPORT bool JSWorkerPostMessage(JSWorkerRef worker, JSContextRef ctx, J
 @param ctx The context of value and of the transfer list.
 @param value The value to send.
 @param transferCount The number of values in transfer.
-@param transfer The objects to transfer rather than copy (ArrayBuffers), or NULL if transferCount is 0.
+@param transfer The objects to transfer rather than copy (ArrayBuffers; not NoCopy ones, which are refused with a
+ DataCloneError), or NULL if transferCount is 0.
 @param exception As for JSWorkerPostMessage.
 @result As for JSWorkerPostMessage. A transfer list the structured clone of this version cannot honour fails with a
  DataCloneError.

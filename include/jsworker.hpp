@@ -2,7 +2,7 @@
 // library, and everything in jsworker.h stays usable alongside it (get() gives the raw handle).
 //
 // Ownership: each wrapper owns one reference and releases it in its destructor (String: JSStringRelease, Context:
-// JSGlobalContextRelease, Worker: JSWorkerRelease, HandleScope: ZJSHandleScopeClose, Protected: JSValueUnprotect,
+// JSGlobalContextRelease, Class: JSClassRelease, Worker: JSWorkerRelease, HandleScope: ZJSHandleScopeClose, Protected: JSValueUnprotect,
 // WorkerInspectorSession / InspectorSession: their Release). Wrappers are movable, not copyable (HandleScope and
 // Protected are neither). Threads: the wrappers add no synchronization; the thread rules of jsworker.h apply to them
 // unchanged (an object belongs to the thread that created it, and so must be destroyed on that thread; a call from
@@ -27,6 +27,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace jsworker {
 
@@ -150,6 +151,142 @@ class Context {
   private:
     JSGlobalContextRef ctx_;
 };
+
+// Class owns a JSClassRef (JSClassCreate / JSClassRelease). A class belongs to no thread or context: make it once
+// and use it everywhere. Movable, not copyable.
+class Class {
+  public:
+    explicit Class(const JSClassDefinition &definition) : c_(JSClassCreate(&definition)) {
+        if (c_ == nullptr) {
+            throw Error("jsworker: JSClassCreate failed (a bad parentClass?)");
+        }
+    }
+    Class(Class &&o) noexcept : c_(std::exchange(o.c_, nullptr)) {}
+    Class &operator=(Class &&o) noexcept {
+        std::swap(c_, o.c_);
+        return *this;
+    }
+    Class(const Class &) = delete;
+    Class &operator=(const Class &) = delete;
+    ~Class() {
+        if (c_ != nullptr) {
+            JSClassRelease(c_);
+        }
+    }
+
+    JSClassRef get() const { return c_; }
+
+    // make creates an object of the class with private data (initialize runs); it throws if the library refuses.
+    JSObjectRef make(const Context &ctx, void *data = nullptr) const {
+        JSObjectRef o = JSObjectMake(ctx.get(), c_, data);
+        if (o == nullptr) {
+            throw Error("jsworker: JSObjectMake refused the context (released, or another thread's)");
+        }
+        return o;
+    }
+
+    // constructor makes a constructor whose prototype is the class's (JSObjectMakeConstructor).
+    JSObjectRef constructor(const Context &ctx, JSObjectCallAsConstructorCallback callAsConstructor = nullptr) const {
+        JSObjectRef o = JSObjectMakeConstructor(ctx.get(), c_, callAsConstructor);
+        if (o == nullptr) {
+            throw Error("jsworker: JSObjectMakeConstructor refused the context");
+        }
+        return o;
+    }
+
+    // isInstance reports whether v is an object of this class or of a class derived from it.
+    bool isInstance(const Context &ctx, JSValueRef v) const { return JSValueIsObjectOfClass(ctx.get(), v, c_); }
+
+  private:
+    JSClassRef c_;
+};
+
+// NativeClass<T> is a class whose objects own a T: make(ctx, args...) allocates it with new T(args...) as the
+// object's private data, and the class's finalizer deletes it — exactly once, on the context's thread, when the
+// collector drops the object or at the latest when the context is released. The definition's own finalize is
+// replaced; everything else (statics, callbacks, parentClass) is kept. Callbacks reach the T with from(object).
+template <typename T> class NativeClass {
+  public:
+    explicit NativeClass(JSClassDefinition definition) : cls_(withFinalizer(definition)) {}
+
+    template <typename... Args> JSObjectRef make(const Context &ctx, Args &&...args) const {
+        std::unique_ptr<T> p(new T(std::forward<Args>(args)...));
+        JSObjectRef o = cls_.make(ctx, p.get());
+        p.release(); // the object owns it now
+        return o;
+    }
+
+    // from returns the T of an object of this class (nullptr for other objects).
+    static T *from(JSObjectRef object) { return static_cast<T *>(JSObjectGetPrivate(object)); }
+
+    const Class &cls() const { return cls_; }
+
+  private:
+    static void finalize(JSObjectRef object) {
+        delete from(object);
+        JSObjectSetPrivate(object, nullptr);
+    }
+    static JSClassDefinition withFinalizer(JSClassDefinition d) {
+        d.finalize = &finalize;
+        return d;
+    }
+    Class cls_;
+};
+
+// arrayBuffer hands size bytes at data to JavaScript as an ArrayBuffer without a copy; release runs exactly once
+// when the library no longer uses them (see "Typed arrays and ArrayBuffers" in jsworker.h), on the context's thread.
+// If the call fails, release has run when it throws.
+inline JSObjectRef arrayBuffer(const Context &ctx, void *data, size_t size, std::function<void()> release) {
+    auto *owned = new std::function<void()>(std::move(release));
+    JSValueRef exc = nullptr;
+    JSObjectRef o = JSObjectMakeArrayBufferWithBytesNoCopy(
+        ctx.get(), data, size,
+        [](void *, void *context) {
+            auto *f = static_cast<std::function<void()> *>(context);
+            if (*f) {
+                (*f)();
+            }
+            delete f;
+        },
+        owned, &exc);
+    ctx.check(exc);
+    if (o == nullptr) {
+        throw Error("jsworker: JSObjectMakeArrayBufferWithBytesNoCopy refused the context");
+    }
+    return o;
+}
+
+// arrayBuffer moves a vector into an ArrayBuffer without copying its bytes; the library frees the vector.
+inline JSObjectRef arrayBuffer(const Context &ctx, std::vector<std::uint8_t> bytes) {
+    auto *v = new std::vector<std::uint8_t>(std::move(bytes));
+    return arrayBuffer(ctx, v->data(), v->size(), [v] { delete v; });
+}
+
+// Bytes is a view of the bytes of a typed array (from its byteOffset) or of an ArrayBuffer. It is valid while the
+// object is alive and its buffer not detached.
+struct Bytes {
+    void *data = nullptr;
+    size_t size = 0;
+};
+
+// bytes returns the view of a typed array or an ArrayBuffer; it throws (TypeError) for other objects.
+inline Bytes bytes(const Context &ctx, JSObjectRef object) {
+    JSValueRef exc = nullptr;
+    JSTypedArrayType t = JSValueGetTypedArrayType(ctx.get(), object, &exc);
+    ctx.check(exc);
+    Bytes b;
+    if (t == kJSTypedArrayTypeArrayBuffer) {
+        b.data = JSObjectGetArrayBufferBytesPtr(ctx.get(), object, &exc);
+        b.size = JSObjectGetArrayBufferByteLength(ctx.get(), object, &exc);
+    } else {
+        auto *base = static_cast<std::uint8_t *>(JSObjectGetTypedArrayBytesPtr(ctx.get(), object, &exc));
+        size_t off = JSObjectGetTypedArrayByteOffset(ctx.get(), object, &exc);
+        b.size = JSObjectGetTypedArrayByteLength(ctx.get(), object, &exc);
+        b.data = base != nullptr ? base + off : nullptr;
+    }
+    ctx.check(exc);
+    return b;
+}
 
 // HandleScope opens a handle scope for its lifetime: the values made in it are released when it is destroyed
 // (except protected ones). Use one per iteration of a long loop.

@@ -41,6 +41,36 @@ _Static_assert(sizeof(ZJSInspectorTargetInfo) == sizeof(jsw_target_info), "ZJSIn
 SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, id);
 SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, kind);
 SAME_FIELD(ZJSInspectorTargetInfo, jsw_target_info, state);
+_Static_assert(sizeof(JSClassDefinition) == sizeof(jsw_class_definition), "JSClassDefinition size");
+SAME_FIELD(JSClassDefinition, jsw_class_definition, version);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, attributes);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, className);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, parentClass);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, staticValues);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, staticFunctions);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, initialize);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, finalize);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, hasProperty);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, getProperty);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, setProperty);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, deleteProperty);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, getPropertyNames);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, callAsFunction);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, callAsConstructor);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, hasInstance);
+SAME_FIELD(JSClassDefinition, jsw_class_definition, convertToType);
+_Static_assert(sizeof(JSStaticValue) == sizeof(jsw_static_value), "JSStaticValue size");
+SAME_FIELD(JSStaticValue, jsw_static_value, name);
+SAME_FIELD(JSStaticValue, jsw_static_value, getProperty);
+SAME_FIELD(JSStaticValue, jsw_static_value, setProperty);
+SAME_FIELD(JSStaticValue, jsw_static_value, attributes);
+_Static_assert(sizeof(JSStaticFunction) == sizeof(jsw_static_function), "JSStaticFunction size");
+SAME_FIELD(JSStaticFunction, jsw_static_function, name);
+SAME_FIELD(JSStaticFunction, jsw_static_function, callAsFunction);
+SAME_FIELD(JSStaticFunction, jsw_static_function, attributes);
+/* The library returns and takes these enums as int32. */
+_Static_assert(sizeof(JSTypedArrayType) == sizeof(int32_t) && sizeof(ZJSPromiseState) == sizeof(int32_t),
+               "JSTypedArrayType and ZJSPromiseState are 32 bits");
 /* Handles travel as uintptr_t on the library's side. */
 _Static_assert(sizeof(JSValueRef) == sizeof(jsw_handle) && sizeof(JSWorkerRef) == sizeof(jsw_handle),
                "a handle is pointer-sized");
@@ -54,6 +84,8 @@ _Static_assert(sizeof(ZJSWorkerInspectorSessionRef) == sizeof(jsw_handle) &&
 int main(void) {
     printf("ok   ZJSWorkerOptions (%zu bytes), ZJSChannelLimits, ZJSErrorInfo, ZJSInspectorTargetInfo match capi.h\n",
            sizeof(ZJSWorkerOptions));
+    printf("ok   JSClassDefinition (%zu bytes), JSStaticValue, JSStaticFunction match capi.h\n",
+           sizeof(JSClassDefinition));
     printf("PASS\n");
     return 0;
 }

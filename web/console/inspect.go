@@ -1,0 +1,366 @@
+package console
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+
+	"github.com/dop251/goja"
+)
+
+// InspectOptions are util.inspect's options. The zero value is not Node's
+// defaults: start from [DefaultInspectOptions] and change what differs.
+type InspectOptions struct {
+	// Depth is how many levels of nested objects are shown before they are
+	// abbreviated ([Object], [Array], ...). Negative: no limit.
+	Depth int
+	// ShowHidden also shows non-enumerable properties (as [key]: value) and
+	// the hidden facts of typed arrays.
+	ShowHidden bool
+	// Compact is Node's compact option: a number n ≥ 1 puts the n innermost
+	// levels on one line when they fit BreakLength; 0 is compact: false
+	// (every property on its own line); CompactTrue is compact: true.
+	Compact int
+	// BreakLength is the line length output is broken at. math.MaxInt is
+	// Infinity.
+	BreakLength int
+	// MaxArrayLength is how many items of arrays, typed arrays, Maps and Sets
+	// are shown. Negative: all.
+	MaxArrayLength int
+	// MaxStringLength is how many characters of a string are shown.
+	// Negative: all.
+	MaxStringLength int
+	// Sorted sorts object properties (and Map/Set entries' keys) by name.
+	Sorted bool
+	// CustomInspect calls an object's [Symbol.for('nodejs.util.inspect.custom')]
+	// method, as Node does (this runs user code).
+	CustomInspect bool
+}
+
+// CompactTrue is InspectOptions.Compact for Node's compact: true.
+const CompactTrue = -1
+
+// DefaultInspectOptions returns util.inspect's defaults in Node v20: depth 2,
+// compact 3, breakLength 80, maxArrayLength 100, maxStringLength 10000,
+// customInspect on.
+func DefaultInspectOptions() InspectOptions {
+	return InspectOptions{Depth: 2, Compact: 3, BreakLength: 80, MaxArrayLength: 100, MaxStringLength: 10000, CustomInspect: true}
+}
+
+// Inspect returns v as Node's util.inspect(v, opts) prints it (without
+// colors). It runs on rt's goroutine, reads objects through rt's
+// intrinsics without running getters or proxy traps, and never throws:
+// should rt be interrupted while it inspects (Runtime.Interrupt), the
+// interrupt is raised again for the script's next instruction and the
+// output so far is returned.
+func Inspect(rt *goja.Runtime, v goja.Value, opts InspectOptions) string {
+	p, err := newProbe(rt)
+	if err != nil {
+		return "[inspect failed: " + err.Error() + "]"
+	}
+	return p.inspect(v, opts)
+}
+
+// inspect is Inspect with a probe made already.
+func (p *probe) inspect(v goja.Value, opts InspectOptions) (out string) {
+	in := newInspector(p, opts)
+	defer func() {
+		if r := recover(); r != nil {
+			if stop, ok := r.(stopInspect); ok {
+				p.rt.Interrupt(stop.v)
+				out = ""
+				return
+			}
+			out = fmt.Sprintf("[inspect failed: %v]", r)
+		}
+	}()
+	return in.formatValue(v, 0, false)
+}
+
+// stopInspect unwinds an inspection whose runtime was interrupted.
+type stopInspect struct{ v interface{} }
+
+// An inspector is one util.inspect call's context (Node's ctx).
+type inspector struct {
+	p            *probe
+	o            InspectOptions
+	depth        int // math.MaxInt: no limit
+	maxArray     int
+	maxString    int
+	indent       int
+	seen         []*goja.Object
+	circular     map[*goja.Object]int
+	currentDepth int
+	budget       map[int]int
+}
+
+func newInspector(p *probe, o InspectOptions) *inspector {
+	in := &inspector{p: p, o: o, depth: o.Depth, maxArray: o.MaxArrayLength, maxString: o.MaxStringLength, budget: map[int]int{}}
+	if in.depth < 0 {
+		in.depth = math.MaxInt
+	}
+	if in.maxArray < 0 {
+		in.maxArray = math.MaxInt
+	}
+	if in.maxString < 0 {
+		in.maxString = math.MaxInt
+	}
+	if in.o.BreakLength <= 0 {
+		in.o.BreakLength = 80
+	}
+	return in
+}
+
+// callp calls one of the probe's functions; an exception gives undefined,
+// an interrupt unwinds the inspection.
+func (in *inspector) callp(fn goja.Callable, args ...goja.Value) goja.Value {
+	v, err := fn(goja.Undefined(), args...)
+	if err != nil {
+		if ie, ok := err.(*goja.InterruptedError); ok {
+			panic(stopInspect{ie.Value()})
+		}
+		return goja.Undefined()
+	}
+	return v
+}
+
+const (
+	kObjectType = iota
+	kArrayType
+	kArrayExtrasType
+)
+
+// formatValue is Node's formatValue: primitives, proxies, custom inspect
+// functions and circular references, else formatRaw.
+func (in *inspector) formatValue(v goja.Value, recurse int, typedArray bool) string {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return in.formatPrimitive(v)
+	}
+	context := o
+	for n := 0; n < 10000; n++ {
+		t, px := isProxy(o)
+		if !px {
+			break
+		}
+		if t == nil {
+			return "<Revoked Proxy>"
+		}
+		o = t
+	}
+	if in.o.CustomInspect {
+		if s, ok := in.customInspect(o, context, recurse); ok {
+			return s
+		}
+	}
+	for _, s := range in.seen {
+		if s == o {
+			if in.circular == nil {
+				in.circular = map[*goja.Object]int{}
+			}
+			idx, ok := in.circular[o]
+			if !ok {
+				idx = len(in.circular) + 1
+				in.circular[o] = idx
+			}
+			return "[Circular *" + strconv.Itoa(idx) + "]"
+		}
+	}
+	return in.formatRaw(o, recurse, typedArray)
+}
+
+// getPrefix is Node's getPrefix: "Foo ", "Foo(2) [tag] ", "[Map(2): null prototype] ".
+func getPrefix(constructor string, hasCtor bool, tag, fallback, size string) string {
+	if !hasCtor {
+		if tag != "" && fallback != tag {
+			return "[" + fallback + size + ": null prototype] [" + tag + "] "
+		}
+		return "[" + fallback + size + ": null prototype] "
+	}
+	if tag != "" && constructor != tag {
+		return constructor + size + " [" + tag + "] "
+	}
+	return constructor + size + " "
+}
+
+// formatRaw is Node's formatRaw: the braces, base and entries of an object.
+func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) string {
+	p := in.p
+	kind := p.kindOf(o)
+	ctor, hasCtor := in.constructorName(o, recurse)
+	tag := in.stringTag(o, kind)
+	if tag != "" && in.isListedKey(o, p.rt.ToValue(goja.SymToStringTag)) {
+		tag = ""
+	}
+	var (
+		keys      []goja.Value
+		base      string
+		braces    = [2]string{"{", "}"}
+		formatter func(recurse int) []string
+		extras    = kObjectType
+		preset    = map[string]goja.Value{} // values of keys that are not own properties
+		value     *goja.Object             // the array-like whose items decide padding when grouped
+	)
+	switch kind {
+	case "Array":
+		prefix := ""
+		length := o.Get("length").ToInteger()
+		if ctor != "Array" || tag != "" {
+			prefix = getPrefix(ctor, hasCtor, tag, "Array", "("+strconv.FormatInt(length, 10)+")")
+		}
+		keys = in.nonIndexKeys(o)
+		braces = [2]string{prefix + "[", "]"}
+		if length == 0 && len(keys) == 0 {
+			return braces[0] + "]"
+		}
+		extras, value = kArrayExtrasType, o
+		formatter = func(r int) []string { return in.formatArray(o, length, r) }
+	case "Set", "Map":
+		size := in.callp(p.info, p.rt.ToValue(kind), o).ToInteger()
+		prefix := getPrefix(ctor, hasCtor, tag, kind, "("+strconv.FormatInt(size, 10)+")")
+		keys = in.keys(o)
+		if size == 0 && len(keys) == 0 {
+			return prefix + "{}"
+		}
+		braces = [2]string{prefix + "{", "}"}
+		formatter = func(r int) []string { return in.formatCollection(o, kind, size, r) }
+	case "TypedArray":
+		info := in.callp(p.info, p.rt.ToValue(kind), o).ToObject(p.rt)
+		name, length := info.Get("0").String(), info.Get("1").ToInteger()
+		keys = in.nonIndexKeys(o)
+		fallback := ""
+		if !hasCtor {
+			fallback = name
+		}
+		prefix := getPrefix(ctor, hasCtor, tag, fallback, "("+strconv.FormatInt(length, 10)+")")
+		braces = [2]string{prefix + "[", "]"}
+		if length == 0 && len(keys) == 0 && !in.o.ShowHidden {
+			return braces[0] + "]"
+		}
+		extras, value = kArrayExtrasType, o
+		formatter = func(r int) []string { return in.formatTypedArray(o, length, r) }
+	default:
+		keys = in.keys(o)
+		switch {
+		case kind == "Function":
+			base = in.functionBase(o, ctor, hasCtor, tag)
+			if len(keys) == 0 {
+				return base
+			}
+		case kind == "RegExp":
+			base = in.callp(p.info, p.rt.ToValue(kind), o).String()
+			if prefix := getPrefix(ctor, hasCtor, tag, "RegExp", ""); prefix != "RegExp " {
+				base = prefix + base
+			}
+			if len(keys) == 0 || recurse > in.depth {
+				return base
+			}
+		case kind == "Date":
+			base = in.callp(p.info, p.rt.ToValue(kind), o).String()
+			if prefix := getPrefix(ctor, hasCtor, tag, "Date", ""); prefix != "Date " {
+				base = prefix + base
+			}
+			if len(keys) == 0 {
+				return base
+			}
+		case kind == "Error":
+			base, keys = in.formatError(o, ctor, hasCtor, tag, keys)
+			if len(keys) == 0 {
+				return base
+			}
+		case kind == "ArrayBuffer" || kind == "SharedArrayBuffer":
+			prefix := getPrefix(ctor, hasCtor, tag, kind, "")
+			byteLength := in.callp(p.info, p.rt.ToValue(kind), o)
+			if !typedArray {
+				formatter = func(int) []string { return in.formatArrayBuffer(o) }
+			} else if len(keys) == 0 {
+				return prefix + "{ byteLength: " + in.formatNumber(byteLength) + " }"
+			}
+			braces[0] = prefix + "{"
+			keys = append([]goja.Value{p.rt.ToValue("byteLength")}, keys...)
+			preset["byteLength"] = byteLength
+		case kind == "DataView":
+			info := in.callp(p.info, p.rt.ToValue(kind), o).ToObject(p.rt)
+			braces[0] = getPrefix(ctor, hasCtor, tag, "DataView", "") + "{"
+			keys = append([]goja.Value{p.rt.ToValue("byteLength"), p.rt.ToValue("byteOffset"), p.rt.ToValue("buffer")}, keys...)
+			preset["byteLength"], preset["byteOffset"], preset["buffer"] = info.Get("0"), info.Get("1"), info.Get("2")
+		case kind == "Promise":
+			braces[0] = getPrefix(ctor, hasCtor, tag, "Promise", "") + "{"
+			formatter = func(r int) []string { return in.formatPromise(o, r) }
+		case kind == "WeakSet" || kind == "WeakMap":
+			braces[0] = getPrefix(ctor, hasCtor, tag, kind, "") + "{"
+			formatter = func(int) []string { return []string{"<items unknown>"} }
+		case kind == "Number" || kind == "String" || kind == "Boolean" || kind == "Symbol" || kind == "BigInt":
+			base, keys = in.boxedBase(o, kind, ctor, hasCtor, tag, keys)
+			if len(keys) == 0 {
+				return base
+			}
+		case hasCtor && ctor == "Object":
+			if kind == "Arguments" {
+				braces[0] = "[Arguments] {"
+			} else if tag != "" {
+				braces[0] = getPrefix(ctor, hasCtor, tag, "Object", "") + "{"
+			}
+			if len(keys) == 0 {
+				return braces[0] + "}"
+			}
+		default:
+			if len(keys) == 0 {
+				return getPrefix(ctor, hasCtor, tag, "Object", "") + "{}"
+			}
+			braces[0] = getPrefix(ctor, hasCtor, tag, "Object", "") + "{"
+		}
+	}
+	if recurse > in.depth {
+		name := getPrefix(ctor, hasCtor, tag, "Object", "")
+		name = name[:len(name)-1]
+		if hasCtor {
+			name = "[" + name + "]"
+		}
+		return name
+	}
+	recurse++
+	in.seen = append(in.seen, o)
+	in.currentDepth = recurse
+	var output []string
+	if formatter != nil {
+		output = formatter(recurse)
+	}
+	for _, k := range keys {
+		var pv goja.Value
+		if s, ok := k.(goja.String); ok {
+			pv = preset[s.String()]
+		}
+		output = append(output, in.formatProperty(o, k, recurse, extras, pv))
+	}
+	if in.circular != nil {
+		if idx, ok := in.circular[o]; ok {
+			ref := "<ref *" + strconv.Itoa(idx) + ">"
+			if in.o.Compact != CompactTrue {
+				if base == "" {
+					base = ref
+				} else {
+					base = ref + " " + base
+				}
+			} else {
+				braces[0] = ref + " " + braces[0]
+			}
+		}
+	}
+	in.seen = in.seen[:len(in.seen)-1]
+	if in.o.Sorted {
+		if extras == kObjectType {
+			sort.Strings(output)
+		} else if len(keys) > 1 {
+			sort.Strings(output[len(output)-len(keys):])
+		}
+	}
+	res := in.reduceToSingleString(output, base, braces, extras, recurse, value)
+	newLength := in.budget[in.indent] + jsLen(res)
+	in.budget[in.indent] = newLength
+	if newLength > 1<<27 {
+		in.depth = -1
+	}
+	return res
+}

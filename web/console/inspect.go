@@ -200,7 +200,7 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 		formatter func(recurse int) []string
 		extras    = kObjectType
 		preset    = map[string]goja.Value{} // values of keys that are not own properties
-		value     *goja.Object             // the array-like whose items decide padding when grouped
+		value     *goja.Object              // the array-like whose items decide padding when grouped
 	)
 	switch kind {
 	case "Array":

@@ -28,7 +28,7 @@ type probe struct {
 	builtinToString  goja.Callable // builtinToString(o): o's toString is a built-in's (Node's hasBuiltInToString)
 
 	objectProto *goja.Object
-	custom      goja.Value // Symbol.for("nodejs.util.inspect.custom")
+	custom      goja.Value              // Symbol.for("nodejs.util.inspect.custom")
 	special     map[*goja.Object]string // intrinsic prototype → the kind its instances are
 }
 

@@ -11,9 +11,9 @@ import (
 
 // A descriptor is one own property as Object.getOwnPropertyDescriptor has it.
 type descriptor struct {
-	ok               bool // the property exists
-	value, get, set  goja.Value
-	enumerable       bool
+	ok              bool // the property exists
+	value, get, set goja.Value
+	enumerable      bool
 }
 
 // descOf reads o's own property k (o is not a proxy) without running a getter.

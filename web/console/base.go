@@ -1,6 +1,7 @@
 package console
 
 import (
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -339,7 +340,7 @@ func (in *inspector) customInspect(o, context *goja.Object, recurse int) (string
 		}
 	}
 	var depth goja.Value = goja.Null()
-	if in.depth != int(^uint(0)>>1) {
+	if in.depth != math.MaxInt {
 		depth = rt.ToValue(in.depth - recurse)
 	}
 	opts := optionsObject(rt, in.o)

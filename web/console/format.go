@@ -126,6 +126,13 @@ func (p *probe) formatS(v goja.Value, opts InspectOptions) string {
 			}
 			target = t
 		}
+		if target.ClassName() == "Function" {
+			var s string
+			if p.try(func() { s = o.String() }) {
+				return s
+			}
+			return p.inspectShallow(v, opts)
+		}
 		if b, err := p.builtinToString(goja.Undefined(), target); err != nil || b.ToBoolean() {
 			return p.inspectShallow(v, opts)
 		}

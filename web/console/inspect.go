@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -13,7 +14,9 @@ import (
 // defaults: start from [DefaultInspectOptions] and change what differs.
 type InspectOptions struct {
 	// Depth is how many levels of nested objects are shown before they are
-	// abbreviated ([Object], [Array], ...). Negative: no limit.
+	// abbreviated ([Object], [Array], ...): 0 shows the top level's
+	// properties, -1 abbreviates the value itself, math.MaxInt is no limit
+	// (Node's null or Infinity).
 	Depth int
 	// ShowHidden also shows non-enumerable properties (as [key]: value) and
 	// the hidden facts of typed arrays.
@@ -97,9 +100,6 @@ type inspector struct {
 
 func newInspector(p *probe, o InspectOptions) *inspector {
 	in := &inspector{p: p, o: o, depth: o.Depth, maxArray: o.MaxArrayLength, maxString: o.MaxStringLength, budget: map[int]int{}}
-	if in.depth < 0 {
-		in.depth = math.MaxInt
-	}
 	if in.maxArray < 0 {
 		in.maxArray = math.MaxInt
 	}
@@ -249,7 +249,8 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 				return base
 			}
 		case kind == "RegExp":
-			base = in.callp(p.info, p.rt.ToValue(kind), o).String()
+			// goja's source escapes a slash as \u002f where V8 writes \/.
+			base = strings.ReplaceAll(in.callp(p.info, p.rt.ToValue(kind), o).String(), `\u002f`, `\/`)
 			if prefix := getPrefix(ctor, hasCtor, tag, "RegExp", ""); prefix != "RegExp " {
 				base = prefix + base
 			}

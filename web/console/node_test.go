@@ -40,9 +40,11 @@ func runNode(t *testing.T, prelude string, cases []nodeCase) []string {
 	}
 	sb.WriteString("process.stdout.write(JSON.stringify(out));\n")
 	cmd := exec.Command(node, "-e", sb.String())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
 	b, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("node: %v\n%s", err, b)
+		t.Fatalf("node: %v\n%s", err, stderr.String())
 	}
 	var out []string
 	if err := json.Unmarshal(b, &out); err != nil {

@@ -34,7 +34,7 @@ func OptionsFromJS(rt *goja.Runtime, o *goja.Object, base InspectOptions) Inspec
 			*dst = v.ToBoolean()
 		}
 	}
-	limit("depth", &base.Depth, -1)
+	limit("depth", &base.Depth, math.MaxInt)
 	limit("breakLength", &base.BreakLength, math.MaxInt)
 	limit("maxArrayLength", &base.MaxArrayLength, -1)
 	limit("maxStringLength", &base.MaxStringLength, -1)
@@ -72,7 +72,7 @@ func optionsObject(rt *goja.Runtime, opts InspectOptions) *goja.Object {
 		}
 		return n
 	}
-	if opts.Depth < 0 {
+	if opts.Depth == math.MaxInt {
 		o.Set("depth", goja.Null())
 	} else {
 		o.Set("depth", opts.Depth)

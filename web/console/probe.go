@@ -16,7 +16,7 @@ import (
 type probe struct {
 	rt *goja.Runtime
 
-	desc, keys, call goja.Callable // desc(o, k), keys(o, all), call(fn, this, ...args)
+	desc, keys       goja.Callable // desc(o, k), keys(o, all)
 	tag              goja.Callable // tag(o): o[Symbol.toStringTag] if a string (a getter runs, as in Node), else ""
 	brand            goja.Callable // brand(kind, o): o really is that kind of object
 	mapEntries       goja.Callable // mapEntries(m, max): [k0, v0, k1, v1, ...]
@@ -37,7 +37,9 @@ var probeProgram = sync.OnceValue(func() *goja.Program {
 })
 
 // probeSrc captures the intrinsics the inspector needs. Each function is
-// called only with objects that are not proxies.
+// called only with objects that are not proxies, and calls nothing a
+// script could have replaced since (no method lookups on built-in
+// prototypes at call time: apply of captured functions only).
 const probeSrc = `(function () {
 	"use strict";
 	const R = Reflect, gopd = R.getOwnPropertyDescriptor, ownKeys = R.ownKeys, apply = R.apply, getProto = R.getPrototypeOf;
@@ -47,6 +49,7 @@ const probeSrc = `(function () {
 	const taByteLen = getter(TA, "byteLength"), taOff = getter(TA, "byteOffset"), taBuf = getter(TA, "buffer");
 	const bpe = new Map([Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array,
 		Float32Array, Float64Array, BigInt64Array, BigUint64Array].map((C) => [C.name, C.BYTES_PER_ELEMENT]));
+	const mapGet = Map.prototype.get, setHas = Set.prototype.has;
 	const mapSize = getter(Map.prototype, "size"), setSize = getter(Set.prototype, "size");
 	const mapIter = Map.prototype.entries, setIter = Set.prototype.values;
 	const mapNext = getProto(new Map().entries()).next, setNext = getProto(new Set().values()).next;
@@ -85,12 +88,12 @@ const probeSrc = `(function () {
 		parseInt: NumberParseInt, parseFloat: NumberParseFloat,
 		builtinToString(o) {
 			if (typeof o.toString !== "function") return true;
-			if (R.getOwnPropertyDescriptor(o, "toString") !== undefined) return false;
+			if (gopd(o, "toString") !== undefined) return false;
 			let p = o;
 			do { p = getProto(p); } while (p !== null && gopd(p, "toString") === undefined);
 			if (p === null) return true;
 			const d = gopd(p, "constructor");
-			return d !== undefined && typeof d.value === "function" && builtins.has(d.value.name);
+			return d !== undefined && typeof d.value === "function" && apply(setHas, builtins, [d.value.name]);
 		},
 		desc: gopd,
 		keys(o, all) {
@@ -99,11 +102,10 @@ const probeSrc = `(function () {
 			const out = [];
 			for (let i = 0; i < ks.length; i++) {
 				const d = gopd(o, ks[i]);
-				if (d !== undefined && d.enumerable) out.push(ks[i]);
+				if (d !== undefined && d.enumerable) out[out.length] = ks[i];
 			}
 			return out;
 		},
-		call(fn, self, ...args) { return apply(fn, self, args); },
 		tag(o) {
 			for (let p = o; p !== null; p = getProto(p)) {
 				const d = gopd(p, Symbol.toStringTag);
@@ -123,7 +125,8 @@ const probeSrc = `(function () {
 			for (let i = 0; i < max; i++) {
 				const r = apply(mapNext, it, []);
 				if (r.done) break;
-				out.push(r.value[0], r.value[1]);
+				out[out.length] = r.value[0];
+				out[out.length] = r.value[1];
 			}
 			return out;
 		},
@@ -132,7 +135,7 @@ const probeSrc = `(function () {
 			for (let i = 0; i < max; i++) {
 				const r = apply(setNext, it, []);
 				if (r.done) break;
-				out.push(r.value);
+				out[out.length] = r.value;
 			}
 			return out;
 		},
@@ -140,12 +143,12 @@ const probeSrc = `(function () {
 			switch (kind) {
 			case "Map": return apply(mapSize, o, []);
 			case "Set": return apply(setSize, o, []);
-			case "TypedArray": return [apply(taTag, o, []), apply(taLen, o, []), bpe.get(apply(taTag, o, [])),
+			case "TypedArray": return [apply(taTag, o, []), apply(taLen, o, []), apply(mapGet, bpe, [apply(taTag, o, [])]),
 				apply(taLen, o, []), apply(taByteLen, o, []), apply(taOff, o, []), apply(taBuf, o, [])];
 			case "DataView": return [apply(dvLen, o, []), apply(dvOff, o, []), apply(dvBuf, o, [])];
 			case "ArrayBuffer": return apply(abLen, o, []);
 			case "SharedArrayBuffer": return sabLen ? apply(sabLen, o, []) : apply(abLen, o, []);
-			case "RegExp": return "/" + apply(reSource, o, []).replace(/\\u002f/g, "\\/") + "/" + apply(reFlags, o, []);
+			case "RegExp": return "/" + apply(reSource, o, []) + "/" + apply(reFlags, o, []);
 			case "Date": { const t = apply(dateTime, o, []); return t !== t ? "Invalid Date" : apply(dateISO, o, []); }
 			case "Function": return apply(fnString, o, []);
 			default: return apply(valueOf[kind], o, []);
@@ -170,7 +173,7 @@ func newProbe(rt *goja.Runtime) (*probe, error) {
 		c, _ := goja.AssertFunction(o.Get(name))
 		return c
 	}
-	p := &probe{rt: rt, desc: fn("desc"), tag: fn("tag"), keys: fn("keys"), call: fn("call"), brand: fn("brand"),
+	p := &probe{rt: rt, desc: fn("desc"), tag: fn("tag"), keys: fn("keys"), brand: fn("brand"),
 		mapEntries: fn("mapEntries"), setValues: fn("setValues"), info: fn("info"),
 		stringify: fn("stringify"), parseInt: fn("parseInt"), parseFloat: fn("parseFloat"), builtinToString: fn("builtinToString"),
 		objectProto: o.Get("objectProto").(*goja.Object), custom: o.Get("custom"), special: map[*goja.Object]string{}}

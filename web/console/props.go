@@ -72,6 +72,19 @@ func (in *inspector) keys(o *goja.Object) []goja.Value {
 		strs = append(strs, k)
 	}
 	sort.Slice(ints, func(a, b int) bool { return ints[a] < ints[b] })
+	if o.ClassName() == "Function" {
+		// V8 lists a function's length and name before its prototype.
+		var first, rest []goja.Value
+		for _, k := range strs {
+			if s := k.String(); s == "length" || s == "name" {
+				first = append(first, k)
+			} else {
+				rest = append(rest, k)
+			}
+		}
+		sort.SliceStable(first, func(a, b int) bool { return first[a].String() == "length" && first[b].String() != "length" })
+		strs = append(first, rest...)
+	}
 	out := make([]goja.Value, 0, n)
 	for _, i := range ints {
 		out = append(out, intKeys[i])

@@ -42,11 +42,6 @@ func (c *console) table(args []goja.Value) {
 		if vo, ok := v.(*goja.Object); ok && c.p.kindOf(vo) != "Array" && len(in.keys(vo)) > 2 {
 			o.Depth = -1 // Node's depth -1: only the top level
 		}
-		if o.Depth == -1 {
-			sub := newInspector(c.p, o)
-			sub.depth = -1
-			return c.safe(func() string { return sub.formatValue(v, 0, false) })
-		}
 		return c.p.inspect(v, o)
 	}
 	index := func(n int) []string {
@@ -158,21 +153,6 @@ func (c *console) stringKeys(in *inspector, o *goja.Object) []string {
 		}
 	}
 	return out
-}
-
-// safe runs an inspection that may be interrupted.
-func (c *console) safe(fn func() string) (out string) {
-	defer func() {
-		if r := recover(); r != nil {
-			if stop, ok := r.(stopInspect); ok {
-				c.rt.Interrupt(stop.v)
-				out = ""
-				return
-			}
-			panic(r)
-		}
-	}()
-	return fn()
 }
 
 // renderTable is Node's cli_table: columns of left-aligned cells under

@@ -16,16 +16,16 @@ import (
 type probe struct {
 	rt *goja.Runtime
 
-	desc, keys       goja.Callable // desc(o, k), keys(o, all)
-	tag              goja.Callable // tag(o): o[Symbol.toStringTag] if a string (a getter runs, as in Node), else ""
-	brand            goja.Callable // brand(kind, o): o really is that kind of object
-	mapEntries       goja.Callable // mapEntries(m, max): [k0, v0, k1, v1, ...]
-	setValues        goja.Callable // setValues(s, max): [v0, v1, ...]
-	info             goja.Callable // info(kind, o): kind-specific facts (see probeSrc)
-	stringify        goja.Callable // stringify(v): [JSON text] or "[Circular]" or the error thrown
-	parseInt         goja.Callable
-	parseFloat       goja.Callable
-	builtinToString  goja.Callable // builtinToString(o): o's toString is a built-in's (Node's hasBuiltInToString)
+	desc, keys      goja.Callable // desc(o, k), keys(o, all)
+	tag             goja.Callable // tag(o): o[Symbol.toStringTag] if a string (a getter runs, as in Node), else ""
+	brand           goja.Callable // brand(kind, o): o really is that kind of object
+	mapEntries      goja.Callable // mapEntries(m, max): [k0, v0, k1, v1, ...]
+	setValues       goja.Callable // setValues(s, max): [v0, v1, ...]
+	info            goja.Callable // info(kind, o): kind-specific facts (see probeSrc)
+	stringify       goja.Callable // stringify(v): [JSON text] or "[Circular]" or the error thrown
+	parseInt        goja.Callable
+	parseFloat      goja.Callable
+	builtinToString goja.Callable // builtinToString(o): o's toString is a built-in's (Node's hasBuiltInToString)
 
 	objectProto *goja.Object
 	custom      goja.Value              // Symbol.for("nodejs.util.inspect.custom")

@@ -26,19 +26,33 @@ func (in *inspector) formatArray(o *goja.Object, length int64, recurse int) []st
 	}
 	var output []string
 	index := int64(0)
-	for _, k := range in.indexKeys(o) {
-		if int64(len(output)) >= max || int64(k) >= length {
+	// Dense items are looked up one by one (the cost is what is shown);
+	// from the first hole on, the own index keys say what is there.
+	for ; index < max; index++ {
+		key := in.p.rt.ToValue(strconv.FormatInt(index, 10))
+		if !in.descOf(o, key).ok {
 			break
 		}
-		if int64(k) > index {
-			output = append(output, emptyItems(int64(k)-index))
-			index = int64(k)
-			if int64(len(output)) == max {
+		output = append(output, in.formatProperty(o, key, recurse, kArrayType, nil))
+	}
+	if index < max {
+		for _, k := range in.indexKeys(o) {
+			if int64(k) < index {
+				continue
+			}
+			if int64(len(output)) >= max || int64(k) >= length {
 				break
 			}
+			if int64(k) > index {
+				output = append(output, emptyItems(int64(k)-index))
+				index = int64(k)
+				if int64(len(output)) == max {
+					break
+				}
+			}
+			output = append(output, in.formatProperty(o, in.p.rt.ToValue(strconv.FormatUint(k, 10)), recurse, kArrayType, nil))
+			index++
 		}
-		output = append(output, in.formatProperty(o, in.p.rt.ToValue(strconv.FormatUint(k, 10)), recurse, kArrayType, nil))
-		index++
 	}
 	remaining := length - index
 	if int64(len(output)) != max {

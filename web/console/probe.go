@@ -17,6 +17,7 @@ type probe struct {
 	rt *goja.Runtime
 
 	desc, keys      goja.Callable // desc(o, k), keys(o, all)
+	extraKeys       goja.Callable // extraKeys(o, all): an array's own keys that are not indices
 	tag             goja.Callable // tag(o): o[Symbol.toStringTag] if a string (a getter runs, as in Node), else ""
 	brand           goja.Callable // brand(kind, o): o really is that kind of object
 	mapEntries      goja.Callable // mapEntries(m, max): [k0, v0, k1, v1, ...]
@@ -67,6 +68,15 @@ const probeSrc = `(function () {
 	const JSONStringify = JSON.stringify, NumberParseInt = parseInt, NumberParseFloat = parseFloat;
 	const builtins = new Set(R.ownKeys(globalThis).filter((k) => typeof k === "string" && /^[A-Z][a-zA-Z0-9]+$/.test(k) &&
 		typeof gopd(globalThis, k).value === "function"));
+	const isIndex = (k) => {
+		const n = k.length;
+		if (n === 0 || n > 10) return false;
+		for (let i = 0; i < n; i++) {
+			const c = k.charCodeAt(i);
+			if (c < 48 || c > 57 || (i === 0 && c === 48 && n > 1)) return false;
+		}
+		return +k < 4294967295;
+	};
 	const brands = {
 		WeakMap: (o) => { apply(wmHas, o, [{}]); },
 		WeakSet: (o) => { apply(wsHas, o, [{}]); },
@@ -114,6 +124,22 @@ const probeSrc = `(function () {
 				return typeof t === "string" ? t : "";
 			}
 			return "";
+		},
+		extraKeys(o, all) {
+			// An array's or typed array's own keys list its indices first,
+			// in ascending order: the other keys are found from the end.
+			const ks = ownKeys(o), out = [];
+			let i = ks.length - 1;
+			for (; i >= 0; i--) {
+				const k = ks[i];
+				if (typeof k === "string" && isIndex(k)) break;
+			}
+			for (i++; i < ks.length; i++) {
+				if (all) { out[out.length] = ks[i]; continue; }
+				const d = gopd(o, ks[i]);
+				if (d !== undefined && d.enumerable) out[out.length] = ks[i];
+			}
+			return out;
 		},
 		brand(kind, o) {
 			const b = brands[kind];
@@ -173,7 +199,7 @@ func newProbe(rt *goja.Runtime) (*probe, error) {
 		c, _ := goja.AssertFunction(o.Get(name))
 		return c
 	}
-	p := &probe{rt: rt, desc: fn("desc"), tag: fn("tag"), keys: fn("keys"), brand: fn("brand"),
+	p := &probe{rt: rt, desc: fn("desc"), tag: fn("tag"), keys: fn("keys"), extraKeys: fn("extraKeys"), brand: fn("brand"),
 		mapEntries: fn("mapEntries"), setValues: fn("setValues"), info: fn("info"),
 		stringify: fn("stringify"), parseInt: fn("parseInt"), parseFloat: fn("parseFloat"), builtinToString: fn("builtinToString"),
 		objectProto: o.Get("objectProto").(*goja.Object), custom: o.Get("custom"), special: map[*goja.Object]string{}}

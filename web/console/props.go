@@ -96,17 +96,21 @@ func (in *inspector) keys(o *goja.Object) []goja.Value {
 // nonIndexKeys is keys without array indices (the items of an array or a
 // typed array are printed by their formatter).
 func (in *inspector) nonIndexKeys(o *goja.Object) []goja.Value {
-	all := in.keys(o)
-	out := all[:0:0]
-	for _, k := range all {
-		if _, isSym := k.(*goja.Symbol); !isSym {
-			if _, ok := arrayIndex(k.String()); ok {
-				continue
-			}
-		}
-		out = append(out, k)
+	arr, ok := in.callp(in.p.extraKeys, o, in.p.rt.ToValue(in.o.ShowHidden)).(*goja.Object)
+	if !ok {
+		return nil
 	}
-	return out
+	n := int(arr.Get("length").ToInteger())
+	var strs, syms []goja.Value
+	for i := 0; i < n; i++ {
+		k := arr.Get(itoa(i))
+		if _, isSym := k.(*goja.Symbol); isSym {
+			syms = append(syms, k)
+		} else {
+			strs = append(strs, k)
+		}
+	}
+	return append(strs, syms...)
 }
 
 // indexKeys is o's own array-index keys, ascending.

@@ -69,7 +69,7 @@ func (p *probe) format(args []goja.Value, opts InspectOptions) string {
 				case 'o':
 					a++
 					o := opts
-					o.ShowHidden, o.Depth = true, 4
+					o.ShowHidden, o.ShowProxy, o.Depth = true, true, 4
 					tmp = p.inspect(args[a], o)
 				case 'i', 'f':
 					a++

@@ -27,7 +27,7 @@ var formatCases = []nodeCase{
 	fmtc("'%s'"), fmtc("'', 1"), fmtc("'x', ''"), fmtc("Symbol('a'), 1"), fmtc("'%s', '%d', 1"),
 	fmtc("'%s', { [Symbol.toStringTag]: 'T' }"), fmtc("'%s', Object.create(null)"),
 	fmtc("'%s', new Map([[1, { a: 1 }]])"), fmtc("'%s', new Proxy({ a: 1 }, {})"),
-	fmtc("'%s %o', 'a'"), fmtc("'🙂 %s', 'b'"), fmtc("'%s', 'x'.repeat(100)"),
+	fmtc("'%s %o', 'a'"), fmtc("'%o', new Proxy({ a: 1 }, {})"), fmtc("'%O', new Proxy({ a: 1 }, {})"), fmtc("'🙂 %s', 'b'"), fmtc("'%s', 'x'.repeat(100)"),
 }
 
 func TestFormatMatchesNode(t *testing.T) {

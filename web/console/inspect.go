@@ -39,6 +39,16 @@ type InspectOptions struct {
 	// CustomInspect calls an object's [Symbol.for('nodejs.util.inspect.custom')]
 	// method, as Node does (this runs user code).
 	CustomInspect bool
+	// ShowProxy prints a proxy as Proxy [ target, handler ] instead of as
+	// its target.
+	ShowProxy bool
+	// Getters is Node's getters option: "" does not run getters (they print
+	// as [Getter]); "all" runs every getter, "get" those without a setter,
+	// "set" those with one, printing [Getter: value] (user code runs).
+	Getters string
+	// NumericSeparator writes numbers and BigInts with an underscore
+	// between groups of three digits (1_000_000).
+	NumericSeparator bool
 }
 
 // CompactTrue is InspectOptions.Compact for Node's compact: true.
@@ -147,6 +157,9 @@ func (in *inspector) formatValue(v goja.Value, recurse int, typedArray bool) str
 		if t == nil {
 			return "<Revoked Proxy>"
 		}
+		if in.o.ShowProxy {
+			return in.formatProxy(o, t, recurse)
+		}
 		o = t
 	}
 	if in.o.CustomInspect {
@@ -168,6 +181,22 @@ func (in *inspector) formatValue(v goja.Value, recurse int, typedArray bool) str
 		}
 	}
 	return in.formatRaw(o, recurse, typedArray)
+}
+
+// formatProxy is Node's formatProxy: Proxy [ target, handler ].
+func (in *inspector) formatProxy(px, target *goja.Object, recurse int) string {
+	if recurse > in.depth {
+		return "Proxy [Array]"
+	}
+	var handler goja.Value = goja.Null()
+	if p, ok := px.Export().(goja.Proxy); ok && p.Handler() != nil {
+		handler = p.Handler()
+	}
+	recurse++
+	in.indent += 2
+	res := []string{in.formatValue(target, recurse, false), in.formatValue(handler, recurse, false)}
+	in.indent -= 2
+	return in.reduceToSingleString(res, "", [2]string{"Proxy [", "]"}, kArrayExtrasType, recurse, nil)
 }
 
 // getPrefix is Node's getPrefix: "Foo ", "Foo(2) [tag] ", "[Map(2): null prototype] ".

@@ -144,6 +144,14 @@ var inspectCases = []nodeCase{
 	inso("nested", "{ depth: 0, compact: true }"), inso("circ", "{ compact: true }"),
 	inso("new Map([['a', 1]])", "{ showHidden: true }"), inso("noStack(new Error('x'))", "{ depth: -1 }"), inso("{ a: 1 }", "{ depth: -1 }"), inso("[{ a: 1 }]", "{ depth: -2 }"),
 	inso("'a'.repeat(30)", "{ breakLength: 10 }"), inso("{ s: 'ab\\ncd\\nef'.repeat(5) }", "{ breakLength: 20 }"),
+	// showProxy, getters, numericSeparator
+	inso("new Proxy({ a: 1 }, { get() { return 2; } })", "{ showProxy: true }"), inso("new Proxy(new Proxy([], {}), {})", "{ showProxy: true }"),
+	inso("{ p: new Proxy({}, {}) }", "{ showProxy: true, depth: 0 }"),
+	inso("(() => { const r = Proxy.revocable({}, {}); r.revoke(); return r.proxy; })()", "{ showProxy: true }"),
+	inso("getters", "{ getters: true }"), inso("getters", "{ getters: 'get' }"), inso("getters", "{ getters: 'set' }"),
+	inso("{ get o() { return { x: [1] }; }, get n() { return null; }, get t() { throw new Error('no'); } }", "{ getters: true }"),
+	inso("[1234567, -1234567.891, 0.0001234, 123, 1e21, -0, NaN, 12345678901234567890n, 1234.5]", "{ numericSeparator: true }"),
+	inso("new Float64Array([1234.5678, 100000])", "{ numericSeparator: true }"),
 	// the examples
 	ins("({ a: 1 })"), ins("[1, 2]"), ins("new Map([[1, 2]])"), ins("{ [Symbol('k')]: Symbol('v') }"),
 }

@@ -8,7 +8,8 @@ import (
 
 // OptionsFromJS reads util.inspect's options object (depth, showHidden,
 // compact, breakLength, maxArrayLength, maxStringLength, sorted,
-// customInspect) over base: what o does not set keeps base's value; null
+// customInspect, showProxy, getters, numericSeparator; colors is ignored)
+// over base: what o does not set keeps base's value; null
 // and Infinity mean no limit. It reads o with ordinary [[Get]] (user code
 // may run, as in Node).
 func OptionsFromJS(rt *goja.Runtime, o *goja.Object, base InspectOptions) InspectOptions {
@@ -47,6 +48,18 @@ func OptionsFromJS(rt *goja.Runtime, o *goja.Object, base InspectOptions) Inspec
 	flag("showHidden", &base.ShowHidden)
 	flag("sorted", &base.Sorted)
 	flag("customInspect", &base.CustomInspect)
+	flag("showProxy", &base.ShowProxy)
+	flag("numericSeparator", &base.NumericSeparator)
+	if v := o.Get("getters"); v != nil && !goja.IsUndefined(v) {
+		switch s := v.String(); {
+		case s == "get" || s == "set":
+			base.Getters = s
+		case v.ToBoolean():
+			base.Getters = "all"
+		default:
+			base.Getters = ""
+		}
+	}
 	if v := o.Get("compact"); v != nil && !goja.IsUndefined(v) {
 		switch x := v.Export().(type) {
 		case bool:
@@ -80,7 +93,7 @@ func optionsObject(rt *goja.Runtime, opts InspectOptions) *goja.Object {
 	o.Set("showHidden", opts.ShowHidden)
 	o.Set("colors", false)
 	o.Set("customInspect", opts.CustomInspect)
-	o.Set("showProxy", false)
+	o.Set("showProxy", opts.ShowProxy)
 	o.Set("maxArrayLength", lim(opts.MaxArrayLength))
 	o.Set("maxStringLength", lim(opts.MaxStringLength))
 	o.Set("breakLength", lim(opts.BreakLength))
@@ -93,7 +106,14 @@ func optionsObject(rt *goja.Runtime, opts InspectOptions) *goja.Object {
 		o.Set("compact", opts.Compact)
 	}
 	o.Set("sorted", opts.Sorted)
-	o.Set("getters", false)
-	o.Set("numericSeparator", false)
+	switch opts.Getters {
+	case "":
+		o.Set("getters", false)
+	case "all":
+		o.Set("getters", true)
+	default:
+		o.Set("getters", opts.Getters)
+	}
+	o.Set("numericSeparator", opts.NumericSeparator)
 	return o
 }

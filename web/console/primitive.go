@@ -53,17 +53,75 @@ func (in *inspector) formatPrimitive(v goja.Value) string {
 }
 
 // formatNumber prints a number as JavaScript does, but -0 as -0, and a
-// BigInt with its n.
+// BigInt with its n; with NumericSeparator, digits are grouped as Node
+// groups them.
 func (in *inspector) formatNumber(v goja.Value) string {
 	switch x := v.Export().(type) {
 	case float64:
-		if x == 0 && math.Signbit(x) {
-			return "-0"
+		if !in.o.NumericSeparator {
+			if x == 0 && math.Signbit(x) {
+				return "-0"
+			}
+			break
+		}
+		integer := math.Trunc(x)
+		is := in.p.rt.ToValue(integer).String()
+		if integer == x {
+			if math.IsInf(x, 0) || strings.Contains(is, "e") {
+				return is
+			}
+			return addNumericSeparator(is)
+		}
+		if math.IsNaN(x) {
+			return is
+		}
+		full := v.String()
+		frac := ""
+		if len(is)+1 <= len(full) {
+			frac = full[len(is)+1:]
+		}
+		return addNumericSeparator(is) + "." + addNumericSeparatorEnd(frac)
+	case int64:
+		if in.o.NumericSeparator {
+			return addNumericSeparator(v.String())
 		}
 	case *big.Int:
+		if in.o.NumericSeparator {
+			return addNumericSeparator(x.String()) + "n"
+		}
 		return x.String() + "n"
 	}
 	return v.String()
+}
+
+// addNumericSeparator groups an integer's digits by three from the right.
+func addNumericSeparator(s string) string {
+	start := 0
+	if strings.HasPrefix(s, "-") {
+		start = 1
+	}
+	result := ""
+	i := len(s)
+	for ; i >= start+4; i -= 3 {
+		result = "_" + s[i-3:i] + result
+	}
+	if i == len(s) {
+		return s
+	}
+	return s[:i] + result
+}
+
+// addNumericSeparatorEnd groups a fraction's digits by three from the left.
+func addNumericSeparatorEnd(s string) string {
+	result := ""
+	i := 0
+	for ; i < len(s)-3; i += 3 {
+		result += s[i:i+3] + "_"
+	}
+	if i == 0 {
+		return s
+	}
+	return result + s[i:]
 }
 
 // toUnits is s as UTF-16 code units.

@@ -244,10 +244,15 @@ func (in *inspector) formatProperty(o *goja.Object, key goja.Value, recurse, typ
 		}
 		in.indent -= diff
 	case d.get != nil && !goja.IsUndefined(d.get):
-		if d.set != nil && !goja.IsUndefined(d.set) {
-			str = "[Getter/Setter]"
+		hasSet := d.set != nil && !goja.IsUndefined(d.set)
+		label := "Getter"
+		if hasSet {
+			label = "Getter/Setter"
+		}
+		if g := in.o.Getters; g == "all" || (g == "get" && !hasSet) || (g == "set" && hasSet) {
+			str = in.runGetter(o, d.get, label, recurse)
 		} else {
-			str = "[Getter]"
+			str = "[" + label + "]"
 		}
 	case d.set != nil && !goja.IsUndefined(d.set):
 		str = "[Setter]"
@@ -273,3 +278,34 @@ func (in *inspector) formatProperty(o *goja.Object, key goja.Value, recurse, typ
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// runGetter is the getters option: the getter's value, "[Getter: 1]" or
+// "[Getter] { a: 1 }", or what it threw.
+func (in *inspector) runGetter(o *goja.Object, get goja.Value, label string, recurse int) string {
+	fn, ok := goja.AssertFunction(get)
+	if !ok {
+		return "[" + label + "]"
+	}
+	v, err := fn(o)
+	if err != nil {
+		if ie, ok := err.(*goja.InterruptedError); ok {
+			panic(stopInspect{ie.Value()})
+		}
+		msg := err.Error()
+		if ex, ok := err.(*goja.Exception); ok {
+			if eo, ok := ex.Value().(*goja.Object); ok {
+				msg = in.plainString(in.dataOf(eo, in.p.rt.ToValue("message")))
+			}
+		}
+		return "[" + label + ": <Inspection threw (" + msg + ")>]"
+	}
+	in.indent += 2
+	defer func() { in.indent -= 2 }()
+	if goja.IsNull(v) {
+		return "[" + label + ": null]"
+	}
+	if _, isObj := v.(*goja.Object); isObj {
+		return "[" + label + "] " + in.formatValue(v, recurse, false)
+	}
+	return "[" + label + ": " + in.formatPrimitive(v) + "]"
+}

@@ -1,6 +1,7 @@
 package console
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"strconv"
@@ -182,21 +183,19 @@ func (c *console) trace(args []goja.Value) {
 	if s := c.p.format(args, DefaultInspectOptions()); len(args) > 0 {
 		msg += ": " + s
 	}
-	var sb strings.Builder
+	// The frames as goja writes them in Error.stack, then printed the way
+	// the inspector prints an error's (V8's "    at f (file:1:2)").
+	var sb bytes.Buffer
 	sb.WriteString(msg)
 	for _, f := range c.rt.CaptureCallStack(0, nil) {
-		pos := f.Position()
-		if f.SrcName() == "<native>" || (f.SrcName() == "" && pos.Line == 0) {
-			continue // the native console.trace itself
+		if f.SrcName() == "<native>" {
+			continue // console.trace itself
 		}
-		loc := f.SrcName() + ":" + strconv.Itoa(pos.Line) + ":" + strconv.Itoa(pos.Column)
-		if name := f.FuncName(); name != "" {
-			sb.WriteString("\n    at " + name + " (" + loc + ")")
-		} else {
-			sb.WriteString("\n    at " + loc)
-		}
+		sb.WriteString("\n\tat ")
+		f.Write(&sb)
 	}
-	c.print(LevelError, sb.String())
+	text := gojaFrames(sb.String())
+	c.print(LevelError, text)
 }
 
 // assert is console.assert(value, ...data): "Assertion failed[: data]" on

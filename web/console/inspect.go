@@ -219,7 +219,11 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 	kind := p.kindOf(o)
 	ctor, hasCtor := in.constructorName(o, recurse)
 	tag := in.stringTag(o, kind)
+	fallback := "Object" // what a null-prototype object is called
 	if tag != "" && in.isListedKey(o, p.rt.ToValue(goja.SymToStringTag)) {
+		if !hasCtor {
+			fallback = tag // V8 names such an object after its own tag
+		}
 		tag = ""
 	}
 	var (
@@ -337,13 +341,13 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 			}
 		default:
 			if len(keys) == 0 {
-				return getPrefix(ctor, hasCtor, tag, "Object", "") + "{}"
+				return getPrefix(ctor, hasCtor, tag, fallback, "") + "{}"
 			}
-			braces[0] = getPrefix(ctor, hasCtor, tag, "Object", "") + "{"
+			braces[0] = getPrefix(ctor, hasCtor, tag, fallback, "") + "{"
 		}
 	}
 	if recurse > in.depth {
-		name := getPrefix(ctor, hasCtor, tag, "Object", "")
+		name := getPrefix(ctor, hasCtor, tag, fallback, "")
 		name = name[:len(name)-1]
 		if hasCtor {
 			name = "[" + name + "]"

@@ -12,7 +12,9 @@ import (
 // as they are and everything else inspected, joined with spaces. Format
 // runs on rt's goroutine. Like Node it runs user code where util.format
 // does (%s calls a user toString, %d a valueOf, %j a toJSON); what that
-// code throws is not propagated: the argument is inspected instead.
+// code throws is not propagated: the argument is inspected instead. An
+// interrupt of rt while that code runs is raised again for the script's
+// next instruction (see Inspect).
 func Format(rt *goja.Runtime, args []goja.Value) string {
 	p, err := newProbe(rt)
 	if err != nil {
@@ -21,13 +23,21 @@ func Format(rt *goja.Runtime, args []goja.Value) string {
 	return p.format(args, DefaultInspectOptions())
 }
 
-// try runs fn, and reports false if it threw; an interrupt is raised again.
-func (p *probe) try(fn func()) bool {
-	ex := p.rt.Try(fn)
-	if ex == nil {
-		return true
-	}
-	return false
+// try runs fn (which may run user code), and reports false if it threw.
+// An interrupt of the runtime is not swallowed: it is raised again for the
+// script's next instruction, and try reports false.
+func (p *probe) try(fn func()) (ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			ie, isInterrupt := r.(*goja.InterruptedError)
+			if !isInterrupt {
+				panic(r)
+			}
+			p.rt.Interrupt(ie.Value())
+			ok = false
+		}
+	}()
+	return p.rt.Try(fn) == nil
 }
 
 // format is util.formatWithOptions(opts, ...args).

@@ -115,3 +115,31 @@ func TestConsoleInstallShape(t *testing.T) {
 		t.Errorf("console shape: %s", v)
 	}
 }
+
+// TestFormatInterruptFromGo interrupts a user toString that Format runs
+// for %s, with Format called from Go: Format returns, and the interrupt
+// stops the script's next instruction.
+func TestFormatInterruptFromGo(t *testing.T) {
+	rt := goja.New()
+	rt.Set("stop", func() { rt.Interrupt("halt") })
+	v, err := rt.RunString(`({ toString() { stop(); for (;;) {} } })`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() { done <- Format(rt, []goja.Value{rt.ToValue("%s!"), v}) }()
+	select {
+	case s := <-done:
+		if !strings.HasSuffix(s, "!") {
+			t.Errorf("Format gave %q", s)
+		}
+	case <-time.After(30 * time.Second):
+		rt.Interrupt("test timeout")
+		t.Fatal("Format did not return")
+	}
+	if _, err := rt.RunString(`1 + 1`); err == nil {
+		t.Fatal("the interrupt was lost")
+	} else if ie, ok := err.(*goja.InterruptedError); !ok || ie.Value() != "halt" {
+		t.Fatalf("next script ended with %v", err)
+	}
+}

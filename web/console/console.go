@@ -73,8 +73,9 @@ type console struct {
 // Install defines target.console (usually target is the global object) as
 // Node's console: log, info, debug, warn, error, dir, dirxml, table, trace,
 // assert, count, countReset, group, groupCollapsed, groupEnd, time,
-// timeEnd, timeLog and clear (which, as Node's when its output is not a
-// terminal, prints nothing). Formatting is Format's and Inspect's with
+// timeEnd, timeLog, and clear, profile, profileEnd and timeStamp (which,
+// as Node's without a terminal or an inspector, print nothing; they are
+// observed). Formatting is Format's and Inspect's with
 // Node's defaults. Install runs on rt's goroutine, before any user code
 // (the intrinsics the console reads objects through are captured now).
 func Install(rt *goja.Runtime, target *goja.Object, cfg Config) error {
@@ -113,6 +114,9 @@ func Install(rt *goja.Runtime, target *goja.Object, cfg Config) error {
 		{"timeEnd", c.timeEnd},
 		{"timeLog", c.timeLog},
 		{"clear", func(args []goja.Value) { c.observe("clear", args) }},
+		{"profile", func(args []goja.Value) { c.observe("profile", args) }},
+		{"profileEnd", func(args []goja.Value) { c.observe("profileEnd", args) }},
+		{"timeStamp", func(args []goja.Value) { c.observe("timeStamp", args) }},
 	}
 	for _, m := range methods {
 		fn := m.fn

@@ -115,6 +115,10 @@ var inspectCases = []nodeCase{
 	ins("{ [Symbol.for('nodejs.util.inspect.custom')]() { return 'CUSTOM'; } }"),
 	ins("{ inner: { [Symbol.for('nodejs.util.inspect.custom')](depth) { return { depth }; } } }"),
 	inso("{ [Symbol.for('nodejs.util.inspect.custom')]() { return 'x'; } }", "{ customInspect: false }"),
+	ins("{ [Symbol.for('nodejs.util.inspect.custom')](d, o) { return o.stylize('styled', 'special') + ' ' + o.depth + ' ' + o.breakLength; } }"),
+	ins("{ a: { [Symbol.for('nodejs.util.inspect.custom')](d, o, insp) { return 'Box<' + insp({ inner: [1, 2] }, o) + '>'; } } }"),
+	ins("{ m: { [Symbol.for('nodejs.util.inspect.custom')]() { return 'two\\nlines'; } } }"),
+	ins("{ r: { [Symbol.for('nodejs.util.inspect.custom')]() { return { replaced: true }; } } }"),
 	// toStringTag
 	ins("({ [Symbol.toStringTag]: 'Tagged' })"), ins("Object.assign(new Foo(), { [Symbol.toStringTag]: 'T' })"),
 	ins("(() => { class T { get [Symbol.toStringTag]() { return 'G'; } } return new T(); })()"),

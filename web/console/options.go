@@ -115,5 +115,7 @@ func optionsObject(rt *goja.Runtime, opts InspectOptions) *goja.Object {
 		o.Set("getters", opts.Getters)
 	}
 	o.Set("numericSeparator", opts.NumericSeparator)
+	// Without colors, stylize returns the text as it is.
+	o.Set("stylize", func(s string, _ string) string { return s })
 	return o
 }

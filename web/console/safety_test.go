@@ -111,7 +111,7 @@ func TestConsoleInstallShape(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.String() != "true,false,true,log,function,function,19" {
+	if v.String() != "true,false,true,log,function,function,22" {
 		t.Errorf("console shape: %s", v)
 	}
 }

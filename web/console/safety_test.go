@@ -143,3 +143,29 @@ func TestFormatInterruptFromGo(t *testing.T) {
 		t.Fatalf("next script ended with %v", err)
 	}
 }
+
+// TestInspectorReuse checks that one Inspector serves many calls, with
+// their own options, and that intrinsics replaced after it was made do not
+// change what it prints.
+func TestInspectorReuse(t *testing.T) {
+	rt := goja.New()
+	ins, err := NewInspector(rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := rt.RunString(`Reflect.ownKeys = () => { throw new Error('replaced'); }; ({ a: { b: { c: {} } }, n: 1234567 })`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := DefaultInspectOptions()
+	if got := ins.Inspect(v, opts); got != "{ a: { b: { c: {} } }, n: 1234567 }" {
+		t.Errorf("Inspect: %s", got)
+	}
+	opts.Depth, opts.NumericSeparator = 0, true
+	if got := ins.Inspect(v, opts); got != "{ a: [Object], n: 1_234_567 }" {
+		t.Errorf("Inspect depth 0: %s", got)
+	}
+	if got := ins.Format([]goja.Value{rt.ToValue("%O!"), v}, opts); got != "{ a: [Object], n: 1_234_567 }!" {
+		t.Errorf("Format: %s", got)
+	}
+}

@@ -339,7 +339,7 @@ func (in *inspector) customInspect(o, context *goja.Object, recurse int) (string
 			return "", false
 		}
 	}
-	var depth goja.Value = goja.Null()
+	depth := goja.Null()
 	if in.depth != math.MaxInt {
 		depth = rt.ToValue(in.depth - recurse)
 	}

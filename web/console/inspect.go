@@ -188,7 +188,7 @@ func (in *inspector) formatProxy(px, target *goja.Object, recurse int) string {
 	if recurse > in.depth {
 		return "Proxy [Array]"
 	}
-	var handler goja.Value = goja.Null()
+	handler := goja.Null()
 	if p, ok := px.Export().(goja.Proxy); ok && p.Handler() != nil {
 		handler = p.Handler()
 	}

@@ -12,7 +12,7 @@ import (
 // that is not an object is logged as it is.
 func (c *console) table(args []goja.Value) {
 	c.observe("table", args)
-	var data goja.Value = goja.Undefined()
+	data := goja.Undefined()
 	if len(args) > 0 {
 		data = args[0]
 	}

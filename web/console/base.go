@@ -322,23 +322,12 @@ func improveStack(stack, ctor string, hasCtor bool, name, tag string) string {
 	return stack
 }
 
-// customInspect calls o[Symbol.for('nodejs.util.inspect.custom')](depth,
-// options, inspect) as Node does, when that is a function (a data
-// property) and o is not a prototype. ok=false: format o as usual.
-func (in *inspector) customInspect(o, context *goja.Object, recurse int) (string, bool) {
+// customInspect calls fn, the object's [Symbol.for('nodejs.util.inspect.custom')]
+// method (the probe's describe found it), as Node does: with this the
+// object as the caller passed it (a proxy stays one), and depth, options
+// and inspect. ok=false: format the object as usual.
+func (in *inspector) customInspect(fn, context *goja.Object, recurse int) (string, bool) {
 	rt := in.p.rt
-	fn, ok := in.dataOf(o, in.p.custom).(*goja.Object)
-	if !ok {
-		return "", false
-	}
-	if _, isFn := goja.AssertFunction(fn); !isFn {
-		return "", false
-	}
-	if c, ok := in.dataOf(o, rt.ToValue("constructor")).(*goja.Object); ok {
-		if pr, ok := in.descOf(c, rt.ToValue("prototype")).value.(*goja.Object); ok && pr == o {
-			return "", false
-		}
-	}
 	depth := goja.Null()
 	if in.depth != math.MaxInt {
 		depth = rt.ToValue(in.depth - recurse)

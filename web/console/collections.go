@@ -19,7 +19,7 @@ func remainingText(n int64) string {
 
 // formatArray is Node's formatArray and formatSpecialArray: items, holes as
 // "<n empty items>", at most maxArrayLength entries.
-func (in *inspector) formatArray(o *goja.Object, length int64, recurse int) []string {
+func (in *inspector) formatArray(o *goja.Object, length int64, recurse int) ([]string, []descriptor) {
 	max := int64(in.maxArray)
 	if max > length {
 		max = length
@@ -28,12 +28,13 @@ func (in *inspector) formatArray(o *goja.Object, length int64, recurse int) []st
 	index := int64(0)
 	// Dense items are looked up one by one (the cost is what is shown);
 	// from the first hole on, the own index keys say what is there.
-	for ; index < max; index++ {
-		key := in.p.rt.ToValue(strconv.FormatInt(index, 10))
-		if !in.descOf(o, key).ok {
-			break
+	var items []descriptor
+	if arr, ok := in.callp(in.p.items, o, in.p.rt.ToValue(max)).(*goja.Object); ok {
+		items = readDescs(arr, nil)
+		for _, d := range items {
+			output = append(output, in.formatProperty(o, nil, d, recurse, kArrayType))
+			index++
 		}
-		output = append(output, in.formatProperty(o, key, recurse, kArrayType, nil))
 	}
 	if index < max {
 		for _, k := range in.indexKeys(o) {
@@ -50,7 +51,8 @@ func (in *inspector) formatArray(o *goja.Object, length int64, recurse int) []st
 					break
 				}
 			}
-			output = append(output, in.formatProperty(o, in.p.rt.ToValue(strconv.FormatUint(k, 10)), recurse, kArrayType, nil))
+			key := in.p.rt.ToValue(strconv.FormatUint(k, 10))
+			output = append(output, in.formatProperty(o, key, in.descOf(o, key), recurse, kArrayType))
 			index++
 		}
 	}
@@ -62,7 +64,25 @@ func (in *inspector) formatArray(o *goja.Object, length int64, recurse int) []st
 	} else if remaining > 0 {
 		output = append(output, remainingText(remaining))
 	}
-	return output
+	return output, items
+}
+
+// numericItems reports whether o's items 0 to n-1 are all numbers or
+// BigInts (own data properties); items are the descriptors formatArray
+// read already.
+func (in *inspector) numericItems(o *goja.Object, items []descriptor, n int) bool {
+	for i, d := range items {
+		if i >= n {
+			return true
+		}
+		if d.value == nil || !isNumeric(d.value) {
+			return false
+		}
+	}
+	if n <= len(items) {
+		return true
+	}
+	return in.callp(in.p.numeric, o, in.p.rt.ToValue(len(items)), in.p.rt.ToValue(n)).ToBoolean()
 }
 
 func emptyItems(n int64) string {

@@ -88,6 +88,7 @@ func (p *probe) inspect(v goja.Value, opts InspectOptions) (out string) {
 			out = fmt.Sprintf("[inspect failed: %v]", r)
 		}
 	}()
+	in.callp(p.begin)
 	return in.formatValue(v, 0, false)
 }
 
@@ -162,8 +163,10 @@ func (in *inspector) formatValue(v goja.Value, recurse int, typedArray bool) str
 		}
 		o = t
 	}
-	if in.o.CustomInspect {
-		if s, ok := in.customInspect(o, context, recurse); ok {
+	kind := in.p.kindOf(o)
+	meta := in.describe(o, kind)
+	if in.o.CustomInspect && meta.custom != nil {
+		if s, ok := in.customInspect(meta.custom, context, recurse); ok {
 			return s
 		}
 	}
@@ -180,7 +183,44 @@ func (in *inspector) formatValue(v goja.Value, recurse int, typedArray bool) str
 			return "[Circular *" + strconv.Itoa(idx) + "]"
 		}
 	}
-	return in.formatRaw(o, recurse, typedArray)
+	return in.formatRaw(o, kind, meta, recurse, typedArray)
+}
+
+// objectMeta is what the probe's describe tells of an object.
+type objectMeta struct {
+	ctor      string
+	hasCtor   bool // false: a null prototype
+	complex   bool // no constructor on a longer chain: constructorName decides
+	tag       string
+	tagListed bool
+	custom    *goja.Object // the custom inspect function, or nil
+	keys      []goja.Value // nil for arrays and typed arrays
+	descs     []descriptor // the keys' own descriptors
+}
+
+func (in *inspector) describe(o *goja.Object, kind string) objectMeta {
+	wantKeys := kind != "Array" && kind != "TypedArray"
+	arr, ok := in.callp(in.p.describe, o, in.p.rt.ToValue(in.o.ShowHidden), in.p.rt.ToValue(wantKeys)).(*goja.Object)
+	if !ok {
+		return objectMeta{ctor: "Object", hasCtor: true}
+	}
+	var m objectMeta
+	switch c := arr.Get("0"); {
+	case goja.IsNull(c):
+	case goja.IsUndefined(c):
+		m.complex = true
+	default:
+		m.ctor, m.hasCtor = c.String(), true
+	}
+	m.tag = arr.Get("1").String()
+	m.tagListed = arr.Get("2").ToBoolean()
+	if f, ok := arr.Get("3").(*goja.Object); ok {
+		m.custom = f
+	}
+	if ks, ok := arr.Get("4").(*goja.Object); ok {
+		m.keys, m.descs = orderKeyDescs(ks, o.ClassName() == "Function")
+	}
+	return m
 }
 
 // formatProxy is Node's formatProxy: Proxy [ target, handler ].
@@ -214,13 +254,15 @@ func getPrefix(constructor string, hasCtor bool, tag, fallback, size string) str
 }
 
 // formatRaw is Node's formatRaw: the braces, base and entries of an object.
-func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) string {
+func (in *inspector) formatRaw(o *goja.Object, kind string, meta objectMeta, recurse int, typedArray bool) string {
 	p := in.p
-	kind := p.kindOf(o)
-	ctor, hasCtor := in.constructorName(o, recurse)
-	tag := in.stringTag(o, kind)
+	ctor, hasCtor := meta.ctor, meta.hasCtor
+	if meta.complex {
+		ctor, hasCtor = in.constructorName(o, recurse)
+	}
+	tag := meta.tag
 	fallback := "Object" // what a null-prototype object is called
-	if tag != "" && in.isListedKey(o, p.rt.ToValue(goja.SymToStringTag)) {
+	if tag != "" && meta.tagListed {
 		if !hasCtor {
 			fallback = tag // V8 names such an object after its own tag
 		}
@@ -233,7 +275,7 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 		formatter func(recurse int) []string
 		extras    = kObjectType
 		preset    = map[string]goja.Value{} // values of keys that are not own properties
-		value     *goja.Object              // the array-like whose items decide padding when grouped
+		numeric   func(n int) bool          // an array's first n items are numbers (grouped columns pad at the start)
 	)
 	switch kind {
 	case "Array":
@@ -247,12 +289,18 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 		if length == 0 && len(keys) == 0 {
 			return braces[0] + "]"
 		}
-		extras, value = kArrayExtrasType, o
-		formatter = func(r int) []string { return in.formatArray(o, length, r) }
+		var items []descriptor
+		extras = kArrayExtrasType
+		numeric = func(n int) bool { return in.numericItems(o, items, n) }
+		formatter = func(r int) []string {
+			var out []string
+			out, items = in.formatArray(o, length, r)
+			return out
+		}
 	case "Set", "Map":
 		size := in.callp(p.info, p.rt.ToValue(kind), o).ToInteger()
 		prefix := getPrefix(ctor, hasCtor, tag, kind, "("+strconv.FormatInt(size, 10)+")")
-		keys = in.keys(o)
+		keys = meta.keys
 		if size == 0 && len(keys) == 0 {
 			return prefix + "{}"
 		}
@@ -271,10 +319,11 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 		if length == 0 && len(keys) == 0 && !in.o.ShowHidden {
 			return braces[0] + "]"
 		}
-		extras, value = kArrayExtrasType, o
+		extras = kArrayExtrasType
+		numeric = func(n int) bool { return int64(n) <= length }
 		formatter = func(r int) []string { return in.formatTypedArray(o, length, r) }
 	default:
-		keys = in.keys(o)
+		keys = meta.keys
 		switch {
 		case kind == "Function":
 			base = in.functionBase(o, ctor, hasCtor, tag)
@@ -361,12 +410,18 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 	if formatter != nil {
 		output = formatter(recurse)
 	}
-	for _, k := range keys {
-		var pv goja.Value
+	descs := meta.descs
+	if len(descs) != len(keys) { // keys changed (DataView, ArrayBuffer, errors) or not from describe
+		descs = in.descsOf(o, keys)
+	}
+	for i, k := range keys {
+		d := descs[i]
 		if s, ok := k.(goja.String); ok {
-			pv = preset[s.String()]
+			if pv, ok := preset[s.String()]; ok {
+				d = descriptor{ok: true, value: pv, enumerable: true}
+			}
 		}
-		output = append(output, in.formatProperty(o, k, recurse, extras, pv))
+		output = append(output, in.formatProperty(o, k, d, recurse, extras))
 	}
 	if in.circular != nil {
 		if idx, ok := in.circular[o]; ok {
@@ -390,7 +445,7 @@ func (in *inspector) formatRaw(o *goja.Object, recurse int, typedArray bool) str
 			sort.Strings(output[len(output)-len(keys):])
 		}
 	}
-	res := in.reduceToSingleString(output, base, braces, extras, recurse, value)
+	res := in.reduceToSingleString(output, base, braces, extras, recurse, numeric)
 	newLength := in.budget[in.indent] + jsLen(res)
 	in.budget[in.indent] = newLength
 	if newLength > 1<<27 {

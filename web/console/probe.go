@@ -18,7 +18,11 @@ type probe struct {
 
 	desc, keys      goja.Callable // desc(o, k), keys(o, all)
 	extraKeys       goja.Callable // extraKeys(o, all): an array's own keys that are not indices
-	tag             goja.Callable // tag(o): o[Symbol.toStringTag] if a string (a getter runs, as in Node), else ""
+	describe        goja.Callable // describe(o, all, wantKeys): see probeSrc
+	begin           goja.Callable // begin(): a new inspection
+	numeric         goja.Callable // numeric(o, from, n): items from to n-1 are numbers
+	descs           goja.Callable // descs(o, keys): own descriptors, flat
+	items           goja.Callable // items(o, max): an array's dense start, flat
 	brand           goja.Callable // brand(kind, o): o really is that kind of object
 	mapEntries      goja.Callable // mapEntries(m, max): [k0, v0, k1, v1, ...]
 	setValues       goja.Callable // setValues(s, max): [v0, v1, ...]
@@ -41,7 +45,7 @@ var probeProgram = sync.OnceValue(func() *goja.Program {
 // called only with objects that are not proxies, and calls nothing a
 // script could have replaced since (no method lookups on built-in
 // prototypes at call time: apply of captured functions only).
-const probeSrc = `(function () {
+const probeSrc = `(function (isProxy) {
 	"use strict";
 	const R = Reflect, gopd = R.getOwnPropertyDescriptor, ownKeys = R.ownKeys, apply = R.apply, getProto = R.getPrototypeOf;
 	const getter = (o, k) => gopd(o, k).get;
@@ -68,6 +72,79 @@ const probeSrc = `(function () {
 	const JSONStringify = JSON.stringify, NumberParseInt = parseInt, NumberParseFloat = parseFloat;
 	const builtins = new Set(R.ownKeys(globalThis).filter((k) => typeof k === "string" && /^[A-Z][a-zA-Z0-9]+$/.test(k) &&
 		typeof gopd(globalThis, k).value === "function"));
+	const customSym = Symbol.for("nodejs.util.inspect.custom");
+	// dataOf is o[k] if a data property on the chain (up to a proxy), else undefined.
+	const dataOf = (o, k) => {
+		for (let p = o, n = 0; p !== null && n < 1000; n++) {
+			const d = gopd(p, k);
+			if (d !== undefined) return d.get === undefined && d.set === undefined ? d.value : undefined;
+			p = isProxy(p) ? null : getProto(p);
+		}
+		return undefined;
+	};
+	// protoInfo(p) is, for an object whose prototype is p and that has no
+	// own constructor, tag or custom inspect property: the constructor name
+	// Node's getConstructorName finds from p up (undefined if none), the
+	// Symbol.toStringTag descriptor and the custom inspect function there.
+	const protoCache = new Map(), mapSet = Map.prototype.set, mapClear = Map.prototype.clear;
+	const protoInfo = (p) => {
+		let info = apply(mapGet, protoCache, [p]);
+		if (info !== undefined) return info;
+		info = { ctor: undefined, tag: undefined, custom: undefined };
+		let ctorDone = false, tagDone = false, customDone = false;
+		for (let q = p, n = 0; q !== null && n < 1000; n++) {
+			if (!ctorDone) {
+				const d = gopd(q, "constructor");
+				if (d !== undefined && typeof d.value === "function") {
+					const nd = nameOf(d.value);
+					if (nd !== "" && instanceOfChain(p, d.value)) { info.ctor = nd; ctorDone = true; }
+				}
+			}
+			if (!tagDone) {
+				const d = gopd(q, Symbol.toStringTag);
+				if (d !== undefined) { info.tag = d; tagDone = true; }
+			}
+			if (!customDone) {
+				const d = gopd(q, customSym);
+				if (d !== undefined) { info.custom = typeof d.value === "function" ? d.value : undefined; customDone = true; }
+			}
+			if (ctorDone && tagDone && customDone) break;
+			q = isProxy(q) ? null : getProto(q);
+		}
+		apply(mapSet, protoCache, [p, info]);
+		return info;
+	};
+	// instanceOfChain reports whether fn.prototype is p or on p's chain:
+	// whether an object whose prototype is p is an instance of fn.
+	const instanceOfChain = (p, fn) => {
+		const pd = gopd(fn, "prototype");
+		if (pd === undefined || pd.value === null || (typeof pd.value !== "object" && typeof pd.value !== "function")) return false;
+		for (let q = p, n = 0; q !== null && n < 1000; n++) {
+			if (q === pd.value) return true;
+			q = isProxy(q) ? null : getProto(q);
+		}
+		return false;
+	};
+	const nameOf = (fn) => { const n = dataOf(fn, "name"); return n === undefined || n === null ? "" : String(n); };
+	const instanceOf = (o, fn) => {
+		const pd = gopd(fn, "prototype");
+		if (pd === undefined || pd.value === null || (typeof pd.value !== "object" && typeof pd.value !== "function")) return false;
+		for (let p = isProxy(o) ? null : getProto(o), n = 0; p !== null && n < 1000; n++) {
+			if (p === pd.value) return true;
+			p = isProxy(p) ? null : getProto(p);
+		}
+		return false;
+	};
+	const keysOf = (o, all) => {
+		const ks = ownKeys(o);
+		if (all) return ks;
+		const out = [];
+		for (let i = 0; i < ks.length; i++) {
+			const d = gopd(o, ks[i]);
+			if (d !== undefined && d.enumerable) out[out.length] = ks[i];
+		}
+		return out;
+	};
 	const isIndex = (k) => {
 		const n = k.length;
 		if (n === 0 || n > 10) return false;
@@ -106,24 +183,100 @@ const probeSrc = `(function () {
 			return d !== undefined && typeof d.value === "function" && apply(setHas, builtins, [d.value.name]);
 		},
 		desc: gopd,
-		keys(o, all) {
-			const ks = ownKeys(o);
-			if (all) return ks;
+		keys: keysOf,
+		// begin starts an inspection: what describe learnt of prototypes is
+		// forgotten (a script may change them between inspections).
+		begin() { apply(mapClear, protoCache, []); },
+		// describe(o, all, wantKeys) is what formatRaw needs of o in one call:
+		// [constructor name (null: null prototype; undefined: no constructor
+		// on a chain that does not end at once, see constructorName), tag,
+		// tag is an own listed key, custom inspect function or undefined,
+		// and if wantKeys the keys with their descriptors, flat: [key, state,
+		// value, get, set] per key as in descs]. The prototype chain is
+		// walked up to a proxy; what is found from o's prototype up is kept
+		// for the rest of the inspection.
+		describe(o, all, wantKeys) {
+			let ctor;
+			const own = gopd(o, "constructor");
+			if (own !== undefined && typeof own.value === "function") {
+				const n = nameOf(own.value);
+				if (n !== "" && instanceOf(o, own.value)) ctor = n;
+			}
+			const proto = isProxy(o) ? null : getProto(o);
+			const pi = proto === null ? null : protoInfo(proto);
+			if (ctor === undefined) {
+				if (proto === null) ctor = null;
+				else if (pi.ctor !== undefined) ctor = pi.ctor;
+			}
+			let tag = "", tagListed = false;
+			let td = gopd(o, Symbol.toStringTag);
+			if (td !== undefined) {
+				tagListed = all || td.enumerable;
+			} else if (pi !== null) {
+				td = pi.tag;
+			}
+			if (td !== undefined) {
+				const t = td.get !== undefined ? apply(td.get, o, []) : td.value;
+				if (typeof t === "string") tag = t;
+			}
+			if (tag === "") tagListed = false;
+			let custom;
+			const cd = gopd(o, customSym);
+			if (cd !== undefined) custom = typeof cd.value === "function" ? cd.value : undefined;
+			else if (pi !== null) custom = pi.custom;
+			if (custom !== undefined) {
+				const c = dataOf(o, "constructor");
+				if (typeof c === "function" || (typeof c === "object" && c !== null)) {
+					const pd = gopd(c, "prototype");
+					if (pd !== undefined && pd.value === o) custom = undefined;
+				}
+			}
+			let keys;
+			if (wantKeys) {
+				const ks = ownKeys(o);
+				keys = [];
+				for (let i = 0; i < ks.length; i++) {
+					const d = gopd(o, ks[i]);
+					if (d === undefined || (!all && !d.enumerable)) continue;
+					keys[keys.length] = ks[i];
+					keys[keys.length] = d.enumerable ? 2 : 1;
+					keys[keys.length] = d.value; keys[keys.length] = d.get; keys[keys.length] = d.set;
+				}
+			}
+			return [ctor, tag, tagListed, custom, keys];
+		},
+		// descs(o, keys) is the own descriptors of keys, flat:
+		// [state, value, get, set] per key, state 0 missing, 1 own, 2 own
+		// and enumerable.
+		descs(o, ks) {
 			const out = [];
 			for (let i = 0; i < ks.length; i++) {
 				const d = gopd(o, ks[i]);
-				if (d !== undefined && d.enumerable) out[out.length] = ks[i];
+				if (d === undefined) { out[out.length] = 0; out[out.length] = undefined; out[out.length] = undefined; out[out.length] = undefined; continue; }
+				out[out.length] = d.enumerable ? 2 : 1;
+				out[out.length] = d.value; out[out.length] = d.get; out[out.length] = d.set;
 			}
 			return out;
 		},
-		tag(o) {
-			for (let p = o; p !== null; p = getProto(p)) {
-				const d = gopd(p, Symbol.toStringTag);
-				if (d === undefined) continue;
-				const t = d.get !== undefined ? apply(d.get, o, []) : d.value;
-				return typeof t === "string" ? t : "";
+		// items(o, max) is the dense start of an array, flat as in descs:
+		// own indices 0, 1, ... up to max or the first hole.
+		items(o, max) {
+			const out = [];
+			for (let i = 0; i < max; i++) {
+				const d = gopd(o, i);
+				if (d === undefined) break;
+				out[out.length] = d.enumerable ? 2 : 1;
+				out[out.length] = d.value; out[out.length] = d.get; out[out.length] = d.set;
 			}
-			return "";
+			return out;
+		},
+		// numeric(o, from, n): o[from] to o[n-1] are all own numbers or BigInts.
+		numeric(o, from, n) {
+			for (let i = from; i < n; i++) {
+				const d = gopd(o, i), v = d === undefined ? undefined : d.value;
+				if (typeof v !== "number" && typeof v !== "bigint") return false;
+			}
+			return true;
 		},
 		extraKeys(o, all) {
 			// An array's or typed array's own keys list its indices first,
@@ -190,7 +343,15 @@ func newProbe(rt *goja.Runtime) (*probe, error) {
 		return nil, err
 	}
 	mk, _ := goja.AssertFunction(f)
-	v, err := mk(goja.Undefined())
+	isProxyFn := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		o, ok := call.Argument(0).(*goja.Object)
+		if !ok {
+			return rt.ToValue(false)
+		}
+		_, px := isProxy(o)
+		return rt.ToValue(px)
+	})
+	v, err := mk(goja.Undefined(), isProxyFn)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +360,7 @@ func newProbe(rt *goja.Runtime) (*probe, error) {
 		c, _ := goja.AssertFunction(o.Get(name))
 		return c
 	}
-	p := &probe{rt: rt, desc: fn("desc"), tag: fn("tag"), keys: fn("keys"), extraKeys: fn("extraKeys"), brand: fn("brand"),
+	p := &probe{rt: rt, desc: fn("desc"), keys: fn("keys"), extraKeys: fn("extraKeys"), describe: fn("describe"), begin: fn("begin"), numeric: fn("numeric"), descs: fn("descs"), items: fn("items"), brand: fn("brand"),
 		mapEntries: fn("mapEntries"), setValues: fn("setValues"), info: fn("info"),
 		stringify: fn("stringify"), parseInt: fn("parseInt"), parseFloat: fn("parseFloat"), builtinToString: fn("builtinToString"),
 		objectProto: o.Get("objectProto").(*goja.Object), custom: o.Get("custom"), special: map[*goja.Object]string{}}

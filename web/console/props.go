@@ -16,6 +16,43 @@ type descriptor struct {
 	enumerable      bool
 }
 
+// descsOf reads the own descriptors of keys in one probe call.
+func (in *inspector) descsOf(o *goja.Object, keys []goja.Value) []descriptor {
+	out := make([]descriptor, len(keys))
+	if len(keys) == 0 {
+		return out
+	}
+	arr, ok := in.callp(in.p.descs, o, in.p.rt.NewArray(valuesToAny(keys)...)).(*goja.Object)
+	if !ok {
+		return out
+	}
+	return readDescs(arr, out)
+}
+
+// readDescs decodes the probe's flat [state, value, get, set] list into out.
+func readDescs(arr *goja.Object, out []descriptor) []descriptor {
+	n := int(arr.Get("length").ToInteger()) / 4
+	if out == nil {
+		out = make([]descriptor, n)
+	}
+	for i := 0; i < n && i < len(out); i++ {
+		st := arr.Get(itoa(4 * i)).ToInteger()
+		if st == 0 {
+			continue
+		}
+		out[i] = descriptor{ok: true, value: arr.Get(itoa(4*i + 1)), get: arr.Get(itoa(4*i + 2)), set: arr.Get(itoa(4*i + 3)), enumerable: st == 2}
+	}
+	return out
+}
+
+func valuesToAny(vs []goja.Value) []interface{} {
+	out := make([]interface{}, len(vs))
+	for i, v := range vs {
+		out[i] = v
+	}
+	return out
+}
+
 // descOf reads o's own property k (o is not a proxy) without running a getter.
 func (in *inspector) descOf(o *goja.Object, k goja.Value) descriptor {
 	d, ok := in.callp(in.p.desc, o, k).(*goja.Object)
@@ -54,43 +91,87 @@ func (in *inspector) keys(o *goja.Object) []goja.Value {
 	if !ok {
 		return nil
 	}
+	return orderKeys(arr, o.ClassName() == "Function")
+}
+
+// orderKeyDescs is orderKeys for the probe's flat [key, state, value, get,
+// set] list: the keys in order, and their descriptors.
+func orderKeyDescs(arr *goja.Object, function bool) ([]goja.Value, []descriptor) {
+	n := int(arr.Get("length").ToInteger()) / 5
+	rawKeys := make([]goja.Value, n)
+	for i := range rawKeys {
+		rawKeys[i] = arr.Get(itoa(5 * i))
+	}
+	keys := make([]goja.Value, n)
+	descs := make([]descriptor, n)
+	for i, j := range keyOrder(rawKeys, function) {
+		keys[i] = rawKeys[j]
+		descs[i] = descriptor{ok: true, value: arr.Get(itoa(5*j + 2)), get: arr.Get(itoa(5*j + 3)), set: arr.Get(itoa(5*j + 4)),
+			enumerable: arr.Get(itoa(5*j+1)).ToInteger() == 2}
+	}
+	return keys, descs
+}
+
+// orderKeys is the keys in arr (a JavaScript array from the probe) in the
+// spec's order, integer keys first; a function's length and name lead as
+// in V8.
+func orderKeys(arr *goja.Object, function bool) []goja.Value {
 	n := int(arr.Get("length").ToInteger())
-	var ints []uint64
-	intKeys := map[uint64]goja.Value{}
-	var strs, syms []goja.Value
-	for i := 0; i < n; i++ {
-		k := arr.Get(itoa(i))
+	keys := make([]goja.Value, n)
+	for i := range keys {
+		keys[i] = arr.Get(itoa(i))
+	}
+	return orderValues(keys, function)
+}
+
+// orderValues puts keys in the spec's order (see orderKeys).
+func orderValues(keys []goja.Value, function bool) []goja.Value {
+	out := make([]goja.Value, len(keys))
+	for i, j := range keyOrder(keys, function) {
+		out[i] = keys[j]
+	}
+	return out
+}
+
+// keyOrder is the permutation that puts keys in the spec's order: integer
+// keys ascending, then the other strings (a function's length and name
+// first), then symbols, each group otherwise as given.
+func keyOrder(keys []goja.Value, function bool) []int {
+	type intKey struct {
+		n   uint64
+		pos int
+	}
+	var ints []intKey
+	var lead, strs, syms []int
+	for i, k := range keys {
 		if _, isSym := k.(*goja.Symbol); isSym {
-			syms = append(syms, k)
+			syms = append(syms, i)
 			continue
 		}
-		if idx, ok := arrayIndex(k.String()); ok {
-			ints = append(ints, idx)
-			intKeys[idx] = k
+		s := k.String()
+		if idx, ok := arrayIndex(s); ok {
+			ints = append(ints, intKey{idx, i})
 			continue
 		}
-		strs = append(strs, k)
-	}
-	sort.Slice(ints, func(a, b int) bool { return ints[a] < ints[b] })
-	if o.ClassName() == "Function" {
-		// V8 lists a function's length and name before its prototype.
-		var first, rest []goja.Value
-		for _, k := range strs {
-			if s := k.String(); s == "length" || s == "name" {
-				first = append(first, k)
+		if function && (s == "length" || s == "name") {
+			// V8 lists a function's length and name before its prototype.
+			if s == "length" {
+				lead = append([]int{i}, lead...)
 			} else {
-				rest = append(rest, k)
+				lead = append(lead, i)
 			}
+			continue
 		}
-		sort.SliceStable(first, func(a, b int) bool { return first[a].String() == "length" && first[b].String() != "length" })
-		strs = append(first, rest...)
+		strs = append(strs, i)
 	}
-	out := make([]goja.Value, 0, n)
-	for _, i := range ints {
-		out = append(out, intKeys[i])
+	sort.SliceStable(ints, func(a, b int) bool { return ints[a].n < ints[b].n })
+	order := make([]int, 0, len(keys))
+	for _, k := range ints {
+		order = append(order, k.pos)
 	}
-	out = append(out, strs...)
-	return append(out, syms...)
+	order = append(order, lead...)
+	order = append(order, strs...)
+	return append(order, syms...)
 }
 
 // nonIndexKeys is keys without array indices (the items of an array or a
@@ -143,23 +224,6 @@ func arrayIndex(s string) (uint64, bool) {
 		return 0, false
 	}
 	return n, true
-}
-
-// isListedKey reports whether k is printed among o's keys anyway (own and
-// enumerable; with showHidden, own): then the tag is not repeated.
-func (in *inspector) isListedKey(o *goja.Object, k goja.Value) bool {
-	d := in.descOf(o, k)
-	return d.ok && (in.o.ShowHidden || d.enumerable)
-}
-
-// stringTag is o[Symbol.toStringTag] when that is a string, else "". Like
-// Node, this runs a getter that defines it (and only that getter); one that
-// throws gives "". The prototype chain is walked up to a proxy only.
-func (in *inspector) stringTag(o *goja.Object, kind string) string {
-	if s, ok := in.callp(in.p.tag, o).(goja.String); ok {
-		return s.String()
-	}
-	return ""
 }
 
 // constructorName is Node's getConstructorName: the name of the first
@@ -220,13 +284,10 @@ func (in *inspector) instanceOf(o, fn *goja.Object) bool {
 var keyStrRegExp = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z_0-9]*$`)
 
 // formatProperty is Node's formatProperty: "key: value", or only the value
-// for an array item. preset, if not nil, is the value of a key that is not
-// an own property (a DataView's byteLength, ...).
-func (in *inspector) formatProperty(o *goja.Object, key goja.Value, recurse, typ int, preset goja.Value) string {
-	var d descriptor
-	if preset != nil {
-		d = descriptor{ok: true, value: preset, enumerable: true}
-	} else if d = in.descOf(o, key); !d.ok {
+// for an array item. d is key's own descriptor; for a key that is not an
+// own property (a DataView's byteLength, ...) the value is looked up.
+func (in *inspector) formatProperty(o *goja.Object, key goja.Value, d descriptor, recurse, typ int) string {
+	if !d.ok {
 		d = descriptor{ok: true, value: in.dataOf(o, key), enumerable: true}
 	}
 	var str string

@@ -10,7 +10,7 @@ import (
 // reduceToSingleString is Node's reduceToSingleString: the entries on one
 // line when the compact rules allow and they fit breakLength, else one
 // entry per line (or, for arrays, grouped in columns).
-func (in *inspector) reduceToSingleString(output []string, base string, braces [2]string, extras, recurse int, value *goja.Object) string {
+func (in *inspector) reduceToSingleString(output []string, base string, braces [2]string, extras, recurse int, numeric func(n int) bool) string {
 	withBase := ""
 	if base != "" {
 		withBase = base + " "
@@ -19,7 +19,7 @@ func (in *inspector) reduceToSingleString(output []string, base string, braces [
 		if in.o.Compact >= 1 {
 			entries := len(output)
 			if extras == kArrayExtrasType && entries > 6 {
-				output = in.groupArrayElements(output, value)
+				output = in.groupArrayElements(output, numeric)
 			}
 			if in.currentDepth-recurse < in.o.Compact && entries == len(output) {
 				start := len(output) + in.indent + jsLen(braces[0]) + jsLen(base) + 10
@@ -70,7 +70,7 @@ func (in *inspector) isBelowBreakLength(output []string, start int, base string)
 
 // groupArrayElements is Node's groupArrayElements: many short array items
 // laid out in aligned columns (numbers right-aligned).
-func (in *inspector) groupArrayElements(output []string, value *goja.Object) []string {
+func (in *inspector) groupArrayElements(output []string, numeric func(n int) bool) []string {
 	totalLength, maxLength := 0, 0
 	outputLength := len(output)
 	if in.maxArray < len(output) {
@@ -110,16 +110,7 @@ func (in *inspector) groupArrayElements(output []string, value *goja.Object) []s
 			}
 			maxLineLength = append(maxLineLength, lineLength+separatorSpace)
 		}
-		padStart := true
-		if value != nil {
-			for i := range output {
-				if d := in.descOf(value, in.p.rt.ToValue(itoa(i))); d.ok && d.value != nil && isNumeric(d.value) {
-					continue
-				}
-				padStart = false
-				break
-			}
-		}
+		padStart := numeric != nil && numeric(len(output))
 		var tmp []string
 		for i := 0; i < outputLength; i += columns {
 			max := min(i+columns, outputLength)

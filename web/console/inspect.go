@@ -186,6 +186,19 @@ func (in *inspector) formatValue(v goja.Value, recurse int, typedArray bool) str
 	return in.formatRaw(o, kind, meta, recurse, typedArray)
 }
 
+// sameKeys reports whether a and b list the same keys.
+func sameKeys(a, b []goja.Value) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !a[i].SameAs(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
 // objectMeta is what the probe's describe tells of an object.
 type objectMeta struct {
 	ctor      string
@@ -411,7 +424,7 @@ func (in *inspector) formatRaw(o *goja.Object, kind string, meta objectMeta, rec
 		output = formatter(recurse)
 	}
 	descs := meta.descs
-	if len(descs) != len(keys) { // keys changed (DataView, ArrayBuffer, errors) or not from describe
+	if !sameKeys(keys, meta.keys) { // keys changed (DataView, ArrayBuffer, errors) or not from describe
 		descs = in.descsOf(o, keys)
 	}
 	for i, k := range keys {

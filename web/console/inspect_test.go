@@ -161,6 +161,8 @@ var inspectCases = []nodeCase{
 	ins("[withErr('in array'), { k: withErr('in object') }]"),
 	ins("(() => { const e = noStack(new Error('c1', { cause: noStack(new Error('c2', { cause: 'c3' })) })); return e; })()"),
 	ins("(() => { const e = noStack(new Error('self')); e.cause = e; return e; })()"),
+	ins("(() => { const e = withErr('swap'); e.message = 'swap'; return Object.assign(e, { cause: 1 }); })()"),
+	ins("(() => { const e = withErr('named'); Object.defineProperty(e, 'cause', { value: { c: 1 }, enumerable: false }); e.name = 'Error'; return e; })()"),
 	// more objects
 	ins("(() => { class S { static m() {} static p = 1; } return S; })()"),
 	ins("Object.defineProperty(function f() {}, Symbol.toStringTag, { value: 'FT' })"),

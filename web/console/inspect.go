@@ -65,8 +65,8 @@ func DefaultInspectOptions() InspectOptions {
 // colors). It runs on rt's goroutine, reads objects through rt's
 // intrinsics without running getters or proxy traps, and never throws:
 // should rt be interrupted while it inspects (Runtime.Interrupt), the
-// interrupt is raised again for the script's next instruction and the
-// output so far is returned.
+// interrupt is raised again for the script's next instruction and Inspect
+// returns "".
 func Inspect(rt *goja.Runtime, v goja.Value, opts InspectOptions) string {
 	p, err := newProbe(rt)
 	if err != nil {
@@ -82,6 +82,11 @@ func (p *probe) inspect(v goja.Value, opts InspectOptions) (out string) {
 		if r := recover(); r != nil {
 			if stop, ok := r.(stopInspect); ok {
 				p.rt.Interrupt(stop.v)
+				out = ""
+				return
+			}
+			if ie, ok := r.(*goja.InterruptedError); ok {
+				p.rt.Interrupt(ie.Value())
 				out = ""
 				return
 			}

@@ -75,10 +75,10 @@ const probeSrc = `(function (isProxy) {
 	const customSym = Symbol.for("nodejs.util.inspect.custom");
 	// dataOf is o[k] if a data property on the chain (up to a proxy), else undefined.
 	const dataOf = (o, k) => {
-		for (let p = o, n = 0; p !== null && n < 1000; n++) {
+		for (let p = o, n = 0; p !== null && n < 1000 && !isProxy(p); n++) {
 			const d = gopd(p, k);
 			if (d !== undefined) return d.get === undefined && d.set === undefined ? d.value : undefined;
-			p = isProxy(p) ? null : getProto(p);
+			p = getProto(p);
 		}
 		return undefined;
 	};
@@ -92,7 +92,7 @@ const probeSrc = `(function (isProxy) {
 		if (info !== undefined) return info;
 		info = { ctor: undefined, tag: undefined, custom: undefined };
 		let ctorDone = false, tagDone = false, customDone = false;
-		for (let q = p, n = 0; q !== null && n < 1000; n++) {
+		for (let q = p, n = 0; q !== null && n < 1000 && !isProxy(q); n++) {
 			if (!ctorDone) {
 				const d = gopd(q, "constructor");
 				if (d !== undefined && typeof d.value === "function") {
@@ -109,7 +109,7 @@ const probeSrc = `(function (isProxy) {
 				if (d !== undefined) { info.custom = typeof d.value === "function" ? d.value : undefined; customDone = true; }
 			}
 			if (ctorDone && tagDone && customDone) break;
-			q = isProxy(q) ? null : getProto(q);
+			q = getProto(q);
 		}
 		apply(mapSet, protoCache, [p, info]);
 		return info;
@@ -117,6 +117,7 @@ const probeSrc = `(function (isProxy) {
 	// instanceOfChain reports whether fn.prototype is p or on p's chain:
 	// whether an object whose prototype is p is an instance of fn.
 	const instanceOfChain = (p, fn) => {
+		if (isProxy(fn)) return false;
 		const pd = gopd(fn, "prototype");
 		if (pd === undefined || pd.value === null || (typeof pd.value !== "object" && typeof pd.value !== "function")) return false;
 		for (let q = p, n = 0; q !== null && n < 1000; n++) {
@@ -127,6 +128,7 @@ const probeSrc = `(function (isProxy) {
 	};
 	const nameOf = (fn) => { const n = dataOf(fn, "name"); return n === undefined || n === null ? "" : String(n); };
 	const instanceOf = (o, fn) => {
+		if (isProxy(fn)) return false;
 		const pd = gopd(fn, "prototype");
 		if (pd === undefined || pd.value === null || (typeof pd.value !== "object" && typeof pd.value !== "function")) return false;
 		for (let p = isProxy(o) ? null : getProto(o), n = 0; p !== null && n < 1000; n++) {
@@ -174,11 +176,11 @@ const probeSrc = `(function (isProxy) {
 		},
 		parseInt: NumberParseInt, parseFloat: NumberParseFloat,
 		builtinToString(o) {
-			if (typeof o.toString !== "function") return true;
+			if (typeof dataOf(o, "toString") !== "function") return true; // Node reads o.toString; a getter or a proxy is not run
 			if (gopd(o, "toString") !== undefined) return false;
 			let p = o;
-			do { p = getProto(p); } while (p !== null && gopd(p, "toString") === undefined);
-			if (p === null) return true;
+			do { p = getProto(p); } while (p !== null && !isProxy(p) && gopd(p, "toString") === undefined);
+			if (p === null || isProxy(p)) return true;
 			const d = gopd(p, "constructor");
 			return d !== undefined && typeof d.value === "function" && apply(setHas, builtins, [d.value.name]);
 		},
@@ -226,7 +228,7 @@ const probeSrc = `(function (isProxy) {
 			else if (pi !== null) custom = pi.custom;
 			if (custom !== undefined) {
 				const c = dataOf(o, "constructor");
-				if (typeof c === "function" || (typeof c === "object" && c !== null)) {
+				if ((typeof c === "function" || (typeof c === "object" && c !== null)) && !isProxy(c)) {
 					const pd = gopd(c, "prototype");
 					if (pd !== undefined && pd.value === o) custom = undefined;
 				}

@@ -234,6 +234,9 @@ func (in *inspector) constructorName(o *goja.Object, recurse int) (string, bool)
 	var first *goja.Object
 	firstSet := false
 	for n := 0; obj != nil && n < 1000; n++ {
+		if _, px := isProxy(obj); px {
+			break // a proxy on the chain ends it (its traps are not run)
+		}
 		d := in.descOf(obj, in.p.rt.ToValue("constructor"))
 		if d.ok && d.value != nil {
 			if fn, ok := d.value.(*goja.Object); ok && fn.ClassName() == "Function" {
@@ -269,6 +272,9 @@ func (in *inspector) constructorName(o *goja.Object, recurse int) (string, bool)
 // instanceOf is ordinary instanceof (no Symbol.hasInstance): fn.prototype is
 // on o's prototype chain.
 func (in *inspector) instanceOf(o, fn *goja.Object) bool {
+	if _, px := isProxy(fn); px {
+		return false
+	}
 	proto, ok := in.descOf(fn, in.p.rt.ToValue("prototype")).value.(*goja.Object)
 	if !ok {
 		return false

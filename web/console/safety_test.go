@@ -27,6 +27,11 @@ func TestInspectRunsNoUserCode(t *testing.T) {
 		Map.prototype.entries = trap; Function.prototype.toString = trap;
 		console.log(o, new Proxy({ t: 1 }, handler), new Proxy([1, 2], handler), new Map([[1, 2]]), function f() {});
 		console.log('%s|%o', new Proxy({}, handler), o);
+		const onProxy = Object.create(new Proxy({}, handler));
+		onProxy.own = 1;
+		const ctorProxy = { constructor: new Proxy(function C() {}, handler), v: 2 };
+		console.log(onProxy, ctorProxy, Object.create(Object.create(new Proxy({}, handler))));
+		console.log('%s %s', onProxy, Object.setPrototypeOf({ toString: undefined }, new Proxy({}, handler)));
 	`)
 	if err != nil {
 		t.Fatal(err)
@@ -35,8 +40,15 @@ func TestInspectRunsNoUserCode(t *testing.T) {
 		t.Errorf("user code ran %d times", n)
 	}
 	want := "{ g: [Getter], nested: { h: [Getter] } } { t: 1 } [ 1, 2 ] Map(1) { 1 => 2 } [Function: f]"
-	if len(got) != 2 || got[0] != want {
+	if len(got) != 4 || got[0] != want {
 		t.Fatalf("printed %q, want first %q", got, want)
+	}
+	// A proxy on a prototype chain ends it: what lies behind is not read.
+	if want := "Object <{}> { own: 1 } { constructor: [Function: C], v: 2 } Object <Object <{}>> {}"; got[2] != want {
+		t.Errorf("printed %q, want %q", got[2], want)
+	}
+	if !strings.HasPrefix(got[3], "Object <{}> { own: 1 } ") {
+		t.Errorf("%%s printed %q", got[3])
 	}
 	if !strings.Contains(got[1], "[hidden]: [Getter]") {
 		t.Errorf("%%o printed %q", got[1])

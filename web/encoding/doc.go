@@ -7,15 +7,24 @@
 //
 // [Lookup] resolves a label ("latin1", " UTF8 ", "csshiftjis", ...) to the
 // encoding's WHATWG name, as the TextDecoder constructor does; [NewDecoder]
-// makes a [Decoder] for it. The encodings are those Node supports with ICU:
-// utf-8, utf-16le, utf-16be, the single-byte ones (ibm866, iso-8859-2 to
-// -16, koi8-r, koi8-u, macintosh, windows-874, windows-1250 to -1258,
-// x-mac-cyrillic; latin1, ascii and iso-8859-1 are windows-1252, as the
-// standard says) and the multi-byte CJK ones (gbk, gb18030, big5, euc-jp,
-// iso-2022-jp, shift_jis, euc-kr). Like Node, the "replacement" encoding
-// and x-user-defined are refused. Single-byte tables and the CJK decoders
-// come from golang.org/x/text, whose tables are generated from the WHATWG
-// indexes.
+// makes a [Decoder] for it. The encodings are the standard's, as Node
+// (with ICU) has them: utf-8, utf-16le, utf-16be, the single-byte ones
+// (ibm866, iso-8859-2 to -16, koi8-r, koi8-u, macintosh, windows-874,
+// windows-1250 to -1258, x-mac-cyrillic; the labels latin1, ascii and
+// iso-8859-1 name windows-1252, as the standard says) and the multi-byte
+// CJK ones (gbk, gb18030, big5, euc-jp, iso-2022-jp, shift_jis, euc-kr).
+// Like Node, the "replacement" encoding and x-user-defined are refused.
+//
+// The single-byte tables are golang.org/x/text's, with the bytes where
+// Node decodes differently set as Node does (checked byte by byte against
+// node v20): 0x80–0x9F are the C1 controls wherever x/text leaves them
+// undefined, windows-1252 decodes every byte to the code point of the same
+// value (Node's TextDecoder("latin1") is ISO-8859-1), and a few bytes of
+// ibm866, koi8-u, windows-874, -1253 and -1255 follow ICU's tables.
+// iso-8859-16, which Node refuses, is decoded as the standard says. The
+// CJK decoders are x/text's (the WHATWG ones): on well-formed text they
+// agree with Node; on malformed input and in the private-use and HKSCS
+// areas ICU, and so Node, decodes some bytes differently.
 //
 // # Buffer
 //

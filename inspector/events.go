@@ -20,11 +20,24 @@ type exceptionThrownParams struct {
 
 // consoleTypes maps console method names to CDP's ConsoleAPICalled type.
 var consoleTypes = map[string]string{
-	"log":   "log",
-	"info":  "info",
-	"debug": "debug",
-	"warn":  "warning",
-	"error": "error",
+	"log":            "log",
+	"info":           "info",
+	"debug":          "debug",
+	"warn":           "warning",
+	"error":          "error",
+	"dir":            "dir",
+	"dirxml":         "dirxml",
+	"table":          "table",
+	"trace":          "trace",
+	"clear":          "clear",
+	"group":          "startGroup",
+	"groupCollapsed": "startGroupCollapsed",
+	"groupEnd":       "endGroup",
+	"assert":         "assert",
+	"profile":        "profile",
+	"profileEnd":     "profileEnd",
+	"count":          "count",
+	"timeEnd":        "timeEnd",
 }
 
 // timestamp is CDP's Runtime.Timestamp: milliseconds since the epoch.
@@ -33,8 +46,8 @@ func timestamp() float64 {
 }
 
 // ConsoleAPICalled reports a console call of the realm: level is the console
-// method ("log", "info", "debug", "warn", "error"; others are reported as
-// "log") and args its arguments. Called by the target's owner on the target's
+// method ("log", "warn", "table", "group" …, reported with CDP's type for it;
+// methods CDP has no type for are reported as "log") and args its arguments. Called by the target's owner on the target's
 // thread. It queues Runtime.consoleAPICalled only while Runtime is enabled;
 // objects among args are held in the "console" object group.
 func (s *Session) ConsoleAPICalled(rt *goja.Runtime, level string, args []goja.Value) {

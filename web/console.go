@@ -1,49 +1,38 @@
 package web
 
 import (
-	"bytes"
-	"io"
 	"os"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/util"
-	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/web/console"
 )
 
-// installConsole defines console.log/info/debug (to stdout) and console.warn/error (to stderr), formatted like
-// Node's util.format. Each call is also passed to observe, if not nil, with its level ("log", "info", "debug",
-// "warn", "error") and arguments.
-func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer, observe func(string, []goja.Value)) {
-	if stdout == nil {
-		stdout = os.Stdout
-	}
-	if stderr == nil {
-		stderr = os.Stderr
-	}
-	u := util.New(rt)
-	printer := func(level string, out io.Writer) func(goja.FunctionCall) goja.Value {
-		return func(call goja.FunctionCall) goja.Value {
-			if observe != nil {
-				observe(level, call.Arguments)
+// installConsole defines the realm's console (package web/console: Node's console and util.inspect formatting).
+// Output goes to c.ConsoleWrite if set, else log/info/debug to c.Stdout and warn/error to c.Stderr, one message
+// and a newline per write; every call is also passed to c.Console, if set, with its method and arguments.
+func installConsole(rt *goja.Runtime, g *goja.Object, c Config) error {
+	write := c.ConsoleWrite
+	if write == nil {
+		stdout, stderr := c.Stdout, c.Stderr
+		if stdout == nil {
+			stdout = os.Stdout
+		}
+		if stderr == nil {
+			stderr = os.Stderr
+		}
+		write = func(level console.Level, text string) {
+			out := stdout
+			if level == console.LevelWarn || level == console.LevelError {
+				out = stderr
 			}
-			var b bytes.Buffer
-			var format string
-			var args []goja.Value
-			if len(call.Arguments) > 0 {
-				format, args = call.Arguments[0].String(), call.Arguments[1:]
-			}
-			u.Format(&b, format, args...)
-			b.WriteByte('\n')
-			_, _ = out.Write(b.Bytes())
-			return goja.Undefined()
+			b := make([]byte, 0, len(text)+1)
+			b = append(append(b, text...), '\n')
+			_, _ = out.Write(b)
 		}
 	}
-	console := rt.NewObject()
-	for _, name := range []string{"log", "info", "debug"} {
-		jsutil.DefineFunc(rt, console, name, 0, printer(name, stdout))
+	var observe func(string, []goja.Value)
+	if c.Console != nil {
+		observe = c.Console
 	}
-	for _, name := range []string{"warn", "error"} {
-		jsutil.DefineFunc(rt, console, name, 0, printer(name, stderr))
-	}
-	_ = g.Set("console", console)
+	return console.Install(rt, g, console.Config{Write: write, Observe: observe})
 }

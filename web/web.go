@@ -9,15 +9,17 @@ import (
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/sharedmem"
+	"github.com/jsworker/jsworker/web/console"
 )
 
 // Config says where a realm's standard globals send their output and how they reach the realm's owner.
 type Config struct {
-	Stdout, Stderr io.Writer                             // console output; nil: os.Stdout, os.Stderr
-	TimeOrigin     time.Time                             // performance.now() counts from here
-	Report         func(goja.Value)                      // receives what a queueMicrotask callback throws
-	Console        func(level string, args []goja.Value) // observes console calls before they print; may be nil
-	Shared         sharedmem.RealmOptions                // how Atomics may block and settle waitAsync
+	Stdout, Stderr io.Writer                              // console output; nil: os.Stdout, os.Stderr
+	ConsoleWrite   func(level console.Level, text string) // if not nil, receives console output instead of Stdout/Stderr
+	TimeOrigin     time.Time                              // performance.now() counts from here
+	Report         func(goja.Value)                       // receives what a queueMicrotask callback throws
+	Console        func(level string, args []goja.Value)  // observes console calls before they print; may be nil
+	Shared         sharedmem.RealmOptions                 // how Atomics may block and settle waitAsync
 }
 
 // Install defines the standard globals every realm has, worker or host: console, performance, queueMicrotask,
@@ -25,7 +27,9 @@ type Config struct {
 // installed apart (InstallTimers), over the realm's loop. It runs on the realm's goroutine.
 func Install(rt *goja.Runtime, c Config) error {
 	g := rt.GlobalObject()
-	installConsole(rt, g, c.Stdout, c.Stderr, c.Console)
+	if err := installConsole(rt, g, c); err != nil {
+		return err
+	}
 
 	perf := rt.NewObject()
 	_ = perf.Set("timeOrigin", float64(c.TimeOrigin.UnixNano())/1e6)

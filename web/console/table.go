@@ -18,7 +18,7 @@ func (c *console) table(args []goja.Value) {
 	}
 	obj, ok := data.(*goja.Object)
 	if !ok {
-		c.print(LevelLog, c.p.format([]goja.Value{data}, DefaultInspectOptions()))
+		c.print(LevelLog, c.probe().format([]goja.Value{data}, DefaultInspectOptions()))
 		return
 	}
 	var props []string
@@ -31,7 +31,7 @@ func (c *console) table(args []goja.Value) {
 			}
 		}
 	}
-	in := newInspector(c.p, DefaultInspectOptions())
+	in := newInspector(c.probe(), DefaultInspectOptions())
 	target := obj
 	if t, px := isProxy(obj); px && t != nil {
 		target = t
@@ -39,10 +39,10 @@ func (c *console) table(args []goja.Value) {
 	cell := func(v goja.Value) string {
 		o := DefaultInspectOptions()
 		o.Depth, o.MaxArrayLength, o.BreakLength = 0, 3, math.MaxInt
-		if vo, ok := v.(*goja.Object); ok && c.p.kindOf(vo) != "Array" && len(in.keys(vo)) > 2 {
+		if vo, ok := v.(*goja.Object); ok && c.probe().kindOf(vo) != "Array" && len(in.keys(vo)) > 2 {
 			o.Depth = -1 // Node's depth -1: only the top level
 		}
-		return c.p.inspect(v, o)
+		return c.probe().inspect(v, o)
 	}
 	index := func(n int) []string {
 		out := make([]string, n)
@@ -51,9 +51,9 @@ func (c *console) table(args []goja.Value) {
 		}
 		return out
 	}
-	switch kind := c.p.kindOf(target); kind {
+	switch kind := c.probe().kindOf(target); kind {
 	case "Map":
-		arr, _ := in.callp(c.p.mapEntries, target, c.rt.ToValue(math.MaxInt32)).(*goja.Object)
+		arr, _ := in.callp(c.probe().mapEntries, target, c.rt.ToValue(math.MaxInt32)).(*goja.Object)
 		var keys, values []string
 		if arr != nil {
 			for i, n := 0, int(arr.Get("length").ToInteger()); i+1 < n; i += 2 {
@@ -64,7 +64,7 @@ func (c *console) table(args []goja.Value) {
 		c.print(LevelLog, renderTable([]string{"(iteration index)", "Key", "Values"}, [][]string{index(len(keys)), keys, values}, nil))
 		return
 	case "Set":
-		arr, _ := in.callp(c.p.setValues, target, c.rt.ToValue(math.MaxInt32)).(*goja.Object)
+		arr, _ := in.callp(c.probe().setValues, target, c.rt.ToValue(math.MaxInt32)).(*goja.Object)
 		var values []string
 		if arr != nil {
 			for i, n := 0, int(arr.Get("length").ToInteger()); i < n; i++ {

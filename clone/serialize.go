@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/unistring"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
@@ -180,6 +181,10 @@ const smallIDs = 16
 // maxPooledIDs bounds the identity map an encoder keeps for its next use.
 const maxPooledIDs = 1 << 16
 
+// maxPooledNames is the longest names stack an encoder keeps when it goes
+// back to the pool.
+const maxPooledNames = 1 << 12
+
 // An encoder is the state of one Serialize call. Encoders are pooled.
 type encoder struct {
 	rt     *goja.Runtime
@@ -200,6 +205,10 @@ type encoder struct {
 	objs  []*goja.Object          // id -> object while few
 	ids   map[*goja.Object]uint32 // object -> id once many
 	nobjs uint32
+
+	// names is a stack of the property names of the plain objects being
+	// written (see writePlain), reused across messages.
+	names []unistring.String
 }
 
 type sharedEntry struct {
@@ -215,6 +224,11 @@ func (e *encoder) release() {
 	}
 	clear(e.objs)
 	e.objs = e.objs[:0]
+	if cap(e.names) > maxPooledNames {
+		e.names = nil
+	}
+	clear(e.names[:cap(e.names)])
+	e.names = e.names[:0]
 	if e.nobjs > smallIDs { // the map was used
 		if len(e.ids) > maxPooledIDs {
 			e.ids = nil
@@ -648,8 +662,46 @@ func (e *encoder) enter(depth int) bool {
 
 func (e *encoder) writePlain(o *goja.Object, depth int) {
 	e.putTag(tagObject)
-	e.writeProps(o, o.Keys(), 0, depth)
+	start := len(e.names)
+	if names, ok := gojainternal.PlainKeys(o, e.names); ok {
+		e.names = names
+		e.writePlainProps(o, start, len(names), depth)
+		clear(e.names[start:])
+		e.names = e.names[:start]
+	} else {
+		e.writeProps(o, o.Keys(), 0, depth)
+	}
 	e.putTag(tagObjectEnd)
+}
+
+// writePlainProps writes the properties of a plain object whose own
+// enumerable names are e.names[start:end], read by gojainternal (the same
+// names, in the same order, as Keys() gives). As in writeProps, each value
+// is read when its turn comes, so that a getter run meanwhile (of this
+// object or of a nested one) is seen. e.names may grow and be reallocated
+// by nested objects, which leave it as long as they found it.
+func (e *encoder) writePlainProps(o *goja.Object, start, end, depth int) {
+	for i := start; i < end; i++ {
+		n := e.names[i]
+		k := n.String()
+		if !e.checkKey(k) {
+			return
+		}
+		v, ok := gojainternal.PlainGet(o, n)
+		if !ok {
+			v = o.Get(k) // an accessor: [[Get]] runs its getter
+		}
+		if v == nil {
+			continue // deleted by an earlier getter
+		}
+		if !e.writeKey(k) {
+			return
+		}
+		e.writeValue(v, depth+1)
+		if e.err != nil {
+			return
+		}
+	}
 }
 
 // writeProps writes the (key value) pairs of o for keys, skipping array

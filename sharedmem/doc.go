@@ -21,7 +21,12 @@
 //
 // [Install] defines the globals SharedArrayBuffer and Atomics in one runtime;
 // [RealmOptions] say whether Atomics.wait may block, which channel interrupts
-// it, and how Atomics.waitAsync reaches the realm's event loop.
+// it, and how Atomics.waitAsync reaches the realm's event loop. The realm's
+// Go state lives outside the runtime, in internal/realmdata's side table, so
+// that no script can see or reach it; it keeps the runtime alive until the
+// realm's owner releases it: [Uninstall] (or realmdata.Drop, as core does).
+// Typed arrays are read through internal/gojainternal; Install fails if that
+// package cannot read this goja.
 //
 // # Frames
 //
@@ -33,7 +38,7 @@
 //
 // # Goroutines
 //
-// Install, Wrap and BlockOf are called on the goroutine that owns the
+// Install, Uninstall, Wrap and BlockOf are called on the goroutine that owns the
 // runtime, like every goja call; the JavaScript functions run there too.
 // Block's methods, the token functions, LiveBlocks and RegistryLen may be
 // called from any goroutine. RealmOptions.Schedule is called from whichever

@@ -1,9 +1,11 @@
 package sharedmem
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // standardGlobals lists the own keys of the global object of a goja realm
@@ -56,5 +58,10 @@ func TestInstallLeavesNoHiddenGlobals(t *testing.T) {
 	defer b.Release()
 	if _, err := Wrap(rt, b); err != nil {
 		t.Fatal(err)
+	}
+	// The realm's owner dropping every state of the runtime forgets it.
+	realmdata.Drop(rt)
+	if _, err := Wrap(rt, b); !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("Wrap after realmdata.Drop: %v", err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package gojainternal is the one place in jsworker that reads goja's
 // internals: the Go types and fields behind goja.Object, the layout of typed
-// arrays and ArrayBuffers, the names hint of arrays, the representation of
-// strings and integers, and the text goja gives errors and stack traces.
+// arrays and ArrayBuffers, the own properties of plain objects and the
+// names hint of arrays, the representation of strings and integers, and
+// the text goja gives errors and stack traces.
 //
 // goja exports no way to tell a Map from a WeakMap without running the
 // realm's (patchable) JavaScript, no TypedArray type, and error positions
@@ -9,6 +10,9 @@
 // clone, Atomics, the inspector), so they are read here, once, and nowhere
 // else: this is the ONLY package of the module allowed to use reflect or
 // unsafe on goja values, or to parse goja's message and stack formats.
+// (internal/realmdata uses a runtime's address as a map key, which reads
+// nothing of goja; sharedmem and clone use reflect only on public types,
+// such as ExportType results.)
 //
 // # Probes fail closed
 //
@@ -22,9 +26,10 @@
 //     touching memory; callers check the error first and refuse to work
 //     (clone's Serialize, sharedmem's Install) or degrade visibly (the
 //     inspector, see its kinds.go).
-//   - The optional fast paths ([ArrayHasNoNames], [NewInt], [IsASCII])
-//     answer "don't know" instead, and their callers take the slow, public
-//     route; [Verify] reports them all.
+//   - The optional fast paths ([PlainKeys], [PlainGet], [ArrayHasNoNames],
+//     [NewInt], [IsASCII]) answer "don't know" instead, and their callers
+//     take the slow, public route (Keys, Get, ToValue); [Verify] reports
+//     them all.
 //
 // No function of this package panics on a goja value it does not
 // recognise. The package tests name the goja version the probes were

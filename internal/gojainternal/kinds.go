@@ -245,13 +245,6 @@ func ObjectKind(o *goja.Object) Kind {
 	return kinds.byType[implType(o)]
 }
 
-// IsPlain reports whether o is of goja's usual ordinary-object type (the one
-// {} makes), the commonest case, as cheaply as possible. False if Kinds
-// failed.
-func IsPlain(o *goja.Object) bool {
-	return Kinds() == nil && o != nil && selfOf(o).tab == kinds.plainTab
-}
-
 // IsNativeFunction reports whether o is one of goja's builtin function
 // objects (or a Go function given to the runtime): an object no script can
 // make, only move around.

@@ -217,8 +217,10 @@ func statValue(rt *goja.Runtime, v any) goja.Value {
 		int64(st.Blksize), int64(st.Ino), st.Size, int64(st.Blocks), ts(st.Atim), ts(st.Mtim), ts(st.Ctim), ts(st.Ctim))
 }
 
-func arrayBuffer(rt *goja.Runtime, v any) goja.Value { return rt.ToValue(rt.NewArrayBuffer(v.([]byte))) }
-func value(rt *goja.Runtime, v any) goja.Value       { return rt.ToValue(v) }
+func arrayBuffer(rt *goja.Runtime, v any) goja.Value {
+	return rt.ToValue(rt.NewArrayBuffer(v.([]byte)))
+}
+func value(rt *goja.Runtime, v any) goja.Value { return rt.ToValue(v) }
 
 // openFlags maps Node's flag strings to os.OpenFile's.
 var openFlags = map[string]int{

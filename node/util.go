@@ -32,7 +32,7 @@ func utilNatives(n *nodeState, def func(string, int, func(goja.FunctionCall) goj
 		if !ok {
 			return rt.ToValue(false)
 		}
-		_, isProxy := o.Export().(*goja.Proxy)
+		_, isProxy := o.Export().(goja.Proxy)
 		return rt.ToValue(isProxy)
 	})
 }

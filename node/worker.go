@@ -151,6 +151,9 @@ func (n *nodeState) Uncaught(rec core.ErrorRecord) bool {
 	if w.Stopping() {
 		return true // already ending: this is fallout
 	}
+	if n.handleUncaught(rec) { // a process 'uncaughtException' / 'unhandledRejection' listener (process_events.go)
+		return true
+	}
 	n.exitSet, n.exitCode = true, 1
 	if n.main {
 		if n.onError != nil {

@@ -127,7 +127,6 @@ function formatRaw(ctx, v, depth) {
 	let braces = ['{', '}'], base = '', items = [], kind = 'object';
 	if (Array.isArray(v)) {
 		keys = keys.filter(function (k) { return typeof k === 'symbol' || !/^(0|[1-9][0-9]*)$/.test(k); });
-		if (ctx.showHidden) keys = keys.filter(function (k) { return k !== 'length'; });
 		prefix = name === 'Array' ? '' : (name === null ? '[Array(' + v.length + '): null prototype] ' : name + '(' + v.length + ') ');
 		braces = [prefix + '[', ']'];
 		kind = 'array';
@@ -152,6 +151,7 @@ function formatRaw(ctx, v, depth) {
 		braces = [prefix.replace(/ $/, '') + '(' + v.size + ') {', '}'];
 		if (depth > ctx.depth && ctx.depth !== null) return '[' + (name || 'Map') + ']';
 		ctx.seen.push(v);
+		if (v.size > 0) ctx.currentDepth = depth;
 		for (const [k, val] of v) items.push(formatValue(ctx, k, depth + 1, true) + ' => ' + formatValue(ctx, val, depth + 1, true));
 		ctx.seen.pop();
 		kind = 'map';
@@ -159,6 +159,7 @@ function formatRaw(ctx, v, depth) {
 		braces = [prefix.replace(/ $/, '') + '(' + v.size + ') {', '}'];
 		if (depth > ctx.depth && ctx.depth !== null) return '[' + (name || 'Set') + ']';
 		ctx.seen.push(v);
+		if (v.size > 0) ctx.currentDepth = depth;
 		for (const val of v) items.push(formatValue(ctx, val, depth + 1, true));
 		ctx.seen.pop();
 		kind = 'set';
@@ -173,6 +174,7 @@ function formatRaw(ctx, v, depth) {
 			return s + '>';
 		}
 		braces = [(name || tag) + '(' + v.length + ') [', ']'];
+		keys = keys.filter(function (k) { return typeof k === 'symbol' || !/^(0|[1-9][0-9]*)$/.test(k); });
 		kind = 'array';
 	} else if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer === 'function' && v instanceof SharedArrayBuffer)) {
 		const b = new Uint8Array(v);
@@ -202,6 +204,7 @@ function formatRaw(ctx, v, depth) {
 		return '[' + (name === null ? 'Object: null prototype' : name || 'Object') + ']';
 	}
 	ctx.seen.push(v);
+	if (keys.length > 0 || (kind === 'array' && v.length > 0) || (items.length > 0 && kind === 'object')) ctx.currentDepth = depth; // as Node: not for {} and []
 	if (kind === 'array') {
 		const n = Math.min(v.length, ctx.maxArrayLength);
 		let holes = 0;
@@ -221,14 +224,59 @@ function formatRaw(ctx, v, depth) {
 	if (out.length === 0) {
 		res = base !== '' ? base : braces[0] + braces[1];
 	} else {
-		res = reduce(ctx, out, base, braces, depth);
+		res = reduce(ctx, kind === 'array' && out.length > 6 ? group(ctx, out, v, depth, items.length) : out, base, braces, depth, out.length);
 	}
 	const ref = ctx.circular.get(v);
 	if (ref !== undefined) res = '<ref *' + ref + '> ' + res;
 	return res;
 }
 
-function reduce(ctx, out, base, braces, depth) {
+// group lays the entries of a long array out in aligned columns, as Node does when they are short and of
+// similar length (numbers right-aligned, anything else left-aligned). nItems entries are elements; a trailing
+// "... more items" entry and the array's other properties keep their own lines.
+function group(ctx, out, v, depth, nItems) {
+	let n = nItems;
+	if (n > 0 && out[n - 1].startsWith('... ') && out[n - 1].endsWith(' more items')) n--;
+	else if (n > 0 && out[n - 1].startsWith('... ') && out[n - 1].endsWith(' more item')) n--;
+	if (n <= 6) return out;
+	let total = 0, max = 0;
+	for (let i = 0; i < n; i++) {
+		total += out[i].length + 2;
+		if (out[i].length > max) max = out[i].length;
+	}
+	const actualMax = max + 2;
+	const indent = depth * 2;
+	if (!(actualMax * 3 + indent < ctx.breakLength && (total / actualMax > 5 || max <= 6))) return out;
+	const bias = Math.sqrt(actualMax - total / out.length);
+	const biasedMax = Math.max(actualMax - 3 - bias, 1);
+	const columns = Math.min(Math.round(Math.sqrt(2.5 * biasedMax * n) / biasedMax),
+		Math.floor((ctx.breakLength - indent) / actualMax), ctx.compact * 4, 15);
+	if (columns <= 1) return out;
+	const widths = [];
+	for (let c = 0; c < columns; c++) {
+		let w = 0;
+		for (let j = c; j < n; j += columns) if (out[j].length > w) w = out[j].length;
+		widths.push(w + 2);
+	}
+	let numeric = true;
+	for (let i = 0; i < n; i++) if (typeof v[i] !== 'number' && typeof v[i] !== 'bigint') { numeric = false; break; }
+	const rows = [];
+	for (let i = 0; i < n; i += columns) {
+		const last = Math.min(i + columns, n);
+		let row = '';
+		let j = i;
+		for (; j < last - 1; j++) {
+			const cell = out[j] + ', ';
+			row += numeric ? cell.padStart(widths[j - i]) : cell.padEnd(widths[j - i]);
+		}
+		row += numeric ? out[j].padStart(widths[j - i] - 2) : out[j];
+		rows.push(row);
+	}
+	return rows.concat(out.slice(n));
+}
+
+function reduce(ctx, out, base, braces, depth, entries) {
+	if (entries === undefined) entries = out.length;
 	const start = out.length + depth * 2 + braces[0].length + base.length + 10;
 	let total = out.length + start;
 	let fits = total + out.length <= ctx.breakLength;
@@ -238,7 +286,7 @@ function reduce(ctx, out, base, braces, depth) {
 	}
 	const joined = out.join(', ');
 	const head = base !== '' ? base + ' ' + braces[0] : braces[0];
-	if (ctx.compact !== false && fits && !joined.includes('\n') && !base.includes('\n')) return head + ' ' + joined + ' ' + braces[1];
+	if (ctx.compact !== false && entries === out.length && (ctx.currentDepth - depth < ctx.compact) && fits && !joined.includes('\n') && !base.includes('\n')) return head + ' ' + joined + ' ' + braces[1];
 	const ind = '\n';
 	return head + ind + '  ' + out.map(function (s) { return s.split('\n').join('\n  '); }).join(',' + ind + '  ') + ind + braces[1];
 }
@@ -251,6 +299,7 @@ function inspect(v, opts) {
 	if (ctx.depth === Infinity) ctx.depth = null;
 	ctx.seen = [];
 	ctx.circular = new Map();
+	ctx.currentDepth = 0;
 	let s = formatValue(ctx, v, 0, false);
 	// a circular reference found after its target's text was made: format again with the numbers known
 	if (ctx.circular.size > 0 && !s.startsWith('<ref')) {

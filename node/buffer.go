@@ -42,13 +42,13 @@ func bufferNatives(n *nodeState, def func(string, int, func(goja.FunctionCall) g
 	def("write", 3, func(c goja.FunctionCall) goja.Value {
 		b := bytesArg(c.Argument(0))
 		src := encodeString(c.Argument(1).String(), c.Argument(2).String())
-		m := copy(b, src)
+		m := min(len(b), len(src))
 		if c.Argument(2).String() == "utf8" && m < len(src) {
 			for m > 0 && !utf8.RuneStart(src[m]) {
 				m--
 			}
 		}
-		return rt.ToValue(m)
+		return rt.ToValue(copy(b, src[:m]))
 	})
 	def("decode", 2, func(c goja.FunctionCall) goja.Value {
 		b := bytesArg(c.Argument(0))

@@ -154,7 +154,10 @@ func (n *nodeState) fsErrorValue(err error) goja.Value {
 		}
 	}
 	e := n.r.NewError("Error", "", text)
-	if errno != 0 {
+	switch {
+	case fe.code != "" && errno != 0:
+		_ = e.Set("errno", int(errno)) // Node's own errors carry the positive errno
+	case errno != 0:
 		_ = e.Set("errno", -int(errno))
 	}
 	_ = e.Set("code", code)

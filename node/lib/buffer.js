@@ -153,6 +153,14 @@ Buffer.byteLength = function byteLength(s, enc) {
 	switch (e) {
 	case 'utf16le': return s.length * 2;
 	case 'latin1': case 'ascii': return s.length;
+	case 'hex': return s.length >>> 1;
+	case 'base64': case 'base64url': {
+		// as Node: from the length, less the padding
+		let n = s.length;
+		if (n > 0 && s.charCodeAt(n - 1) === 0x3D) n--;
+		if (n > 1 && s.charCodeAt(n - 1) === 0x3D) n--;
+		return (n * 3) >>> 2;
+	}
 	}
 	return N.byteLength(s, e);
 };

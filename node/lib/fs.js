@@ -78,6 +78,7 @@ const ops = {
 			({ buffer, offset, length, position } = Object.assign({ buffer: Buffer.alloc(16384) }, buffer));
 		}
 		if (!ArrayBuffer.isView(buffer)) throw typeError('ERR_INVALID_ARG_TYPE', 'The "buffer" argument must be an instance of Buffer, TypedArray, or DataView.');
+		if (offset !== null && typeof offset === 'object') ({ offset, length, position } = offset); // read(fd, buffer, options)
 		offset = offset === undefined || offset === null ? 0 : offset;
 		length = length === undefined || length === null ? buffer.byteLength - offset : length;
 		if (offset < 0 || offset + length > buffer.byteLength) {
@@ -249,18 +250,23 @@ class FileHandle {
 	readFile(options) { return promises.readFile(this.fd, options); }
 	writeFile(data, options) { return promises.writeFile(this.fd, data, options); }
 	appendFile(data, options) { return promises.appendFile(this.fd, data, options); }
-	stat(options) { return promises.fstat(this.fd, options); }
-	truncate(len) { return promises.ftruncate(this.fd, len); }
-	sync() { return promises.fsync(this.fd); }
-	datasync() { return promises.fsync(this.fd); }
-	close() { const fd = this.fd; this.fd = -1; return promises.close(fd); }
+	stat(options) { return fdPromises.fstat(this.fd, options); }
+	truncate(len) { return fdPromises.ftruncate(this.fd, len); }
+	sync() { return fdPromises.fsync(this.fd); }
+	datasync() { return fdPromises.fsync(this.fd); }
+	close() { const fd = this.fd; this.fd = -1; return fdPromises.close(fd); }
 	[Symbol.asyncDispose || Symbol.for('nodejs.asyncDispose')]() { return this.close(); }
 }
 const openFd = promises.open;
 promises.open = function open(path, flags, mode) {
 	return openFd(path, flags, mode).then(function (fd) { return new FileHandle(fd); });
 };
-for (const k of ['close', 'read', 'write', 'fstat', 'ftruncate', 'fsync', 'fdatasync']) delete promises[k];
+// the descriptor forms are FileHandle methods, not fs.promises functions
+const fdPromises = {};
+for (const k of ['close', 'read', 'write', 'fstat', 'ftruncate', 'fsync', 'fdatasync']) {
+	fdPromises[k] = promises[k];
+	delete promises[k];
+}
 
 const constants = Object.freeze({
 	F_OK: 0, R_OK: 4, W_OK: 2, X_OK: 1, COPYFILE_EXCL: 1, COPYFILE_FICLONE: 2, COPYFILE_FICLONE_FORCE: 4,

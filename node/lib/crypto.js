@@ -41,7 +41,7 @@ function randomBytes(size, callback) {
 	checkSize(size);
 	const b = Buffer.alloc(size);
 	N.randomFill(b);
-	if (typeof callback === 'function') { process.nextTick(callback, null, b); return undefined; }
+	if (typeof callback === 'function') { globalThis.process.nextTick(callback, null, b); return undefined; }
 	return b;
 }
 
@@ -68,7 +68,7 @@ function randomInt(min, max, callback) {
 	let x;
 	do { N.randomFill(b); x = b.reduce(function (a, v) { return a * 256 + v; }, 0); } while (x >= limit);
 	const r = min + (x % range);
-	if (typeof callback === 'function') { process.nextTick(callback, null, r); return undefined; }
+	if (typeof callback === 'function') { globalThis.process.nextTick(callback, null, r); return undefined; }
 	return r;
 }
 
@@ -150,7 +150,7 @@ const m = {
 		if (typeof offset === 'function') { cb = offset; offset = undefined; }
 		if (typeof size === 'function') { cb = size; size = undefined; }
 		randomFillSync(buf, offset, size);
-		process.nextTick(cb, null, buf);
+		globalThis.process.nextTick(cb, null, buf);
 	},
 	randomInt: randomInt,
 	createHash: createHash,

@@ -1,4 +1,4 @@
-// events (node/builtins.go): Node's EventEmitter and the module's helpers. The Worker, MessagePort and process
+// events (node/builtins.go): Node's EventEmitter and the module's helpers. The Worker, MessagePort and globalThis.process
 // objects are core's emitters (core/js/ports.js); instanceof EventEmitter holds for them too, and once, on and
 // getEventListeners work on them and on EventTargets.
 (function (N, require, core) {
@@ -95,7 +95,7 @@ function addListener(t, type, fn, prepend) {
 				'. Use emitter.setMaxListeners() to increase limit');
 			w.name = 'MaxListenersExceededWarning';
 			w.emitter = t; w.type = type; w.count = list.length;
-			if (typeof process === 'object' && typeof process.emitWarning === 'function') process.emitWarning(w);
+			if (typeof globalThis.process === 'object' && typeof globalThis.process.emitWarning === 'function') globalThis.process.emitWarning(w);
 		}
 	}
 	return t;
@@ -124,7 +124,7 @@ function handleRejection(t, p, type, args) {
 				try { t[kCapture] = false; t.emit('error', err); } finally { t[kCapture] = prev; }
 			}
 		};
-		if (typeof process === 'object') process.nextTick(f); else queueMicrotask(f);
+		if (typeof globalThis.process === 'object') globalThis.process.nextTick(f); else globalThis.queueMicrotask(f);
 	});
 }
 
@@ -349,7 +349,7 @@ function setMaxListeners(n, ...targets) {
 function listenerCount(emitter, type) { return emitter.listenerCount(type); }
 
 function addAbortListener(signal, fn) {
-	if (signal.aborted) { queueMicrotask(function () { fn(); }); }
+	if (signal.aborted) { globalThis.queueMicrotask(function () { fn(); }); }
 	else signal.addEventListener('abort', fn, { once: true });
 	return { [Symbol.dispose || Symbol.for('nodejs.dispose')]() { signal.removeEventListener('abort', fn); } };
 }

@@ -221,7 +221,7 @@ fs.existsSync = function existsSync(path) {
 };
 fs.exists = function exists(path, cb) {
 	let p;
-	try { p = toPath(path); } catch (e) { process.nextTick(cb, false); return; }
+	try { p = toPath(path); } catch (e) { globalThis.process.nextTick(cb, false); return; }
 	N.async('exists', [p], function (err, v) { cb(err === null && v); });
 };
 

@@ -42,7 +42,7 @@ class Event {
 		const o = options === undefined || options === null ? {} : options;
 		Object.defineProperty(this, kInternal, { value: {
 			type: String(type), bubbles: !!o.bubbles, cancelable: !!o.cancelable, composed: !!o.composed,
-			defaultPrevented: false, timeStamp: typeof performance === 'object' ? performance.now() : Date.now(),
+			defaultPrevented: false, timeStamp: typeof globalThis.performance === 'object' ? globalThis.performance.now() : Date.now(),
 			target: null, currentTarget: null, phase: 0, stop: false, stopImmediate: false,
 		} });
 	}
@@ -128,10 +128,10 @@ class EventTarget {
 				try {
 					const r = typeof l.fn === 'function' ? l.fn.call(this, ev) : l.fn.handleEvent(ev);
 					if (r !== undefined && r !== null && typeof r.then === 'function') {
-						r.then(undefined, function (e) { queueMicrotask(function () { throw e; }); });
+						r.then(undefined, function (e) { globalThis.queueMicrotask(function () { throw e; }); });
 					}
 				} catch (e) {
-					queueMicrotask(function () { throw e; });
+					globalThis.queueMicrotask(function () { throw e; });
 				}
 				if (st.stopImmediate) break;
 			}
@@ -187,7 +187,7 @@ class AbortSignal extends EventTarget {
 			throw e;
 		}
 		const s = new AbortSignal(kSignal);
-		const t = setTimeout(function () {
+		const t = globalThis.setTimeout(function () {
 			abortSignal(s, new DOMException('The operation was aborted due to timeout', 'TimeoutError'), true);
 		}, ms);
 		if (t !== null && typeof t === 'object' && typeof t.unref === 'function') t.unref();

@@ -12,7 +12,7 @@ function fail(code, msg, Ctor) {
 
 function parseArgs(config) {
 	if (config === undefined) config = {};
-	const args = config.args !== undefined ? config.args : (typeof process === 'object' ? process.argv.slice(2) : []);
+	const args = config.args !== undefined ? config.args : (typeof globalThis.process === 'object' ? globalThis.process.argv.slice(2) : []);
 	const strict = config.strict !== undefined ? !!config.strict : true;
 	const allowPositionals = config.allowPositionals !== undefined ? !!config.allowPositionals : !strict;
 	const allowNegative = !!config.allowNegative;

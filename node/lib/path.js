@@ -27,7 +27,7 @@ function normalizeString(p, absolute) {
 	return out.join('/');
 }
 
-function cwd() { return typeof process === 'object' ? process.cwd() : '/'; }
+function cwd() { return typeof globalThis.process === 'object' ? globalThis.process.cwd() : '/'; }
 
 const posix = {
 	sep: '/',

@@ -29,11 +29,11 @@ function unescapeBuffer(s) {
 			bytes.push(parseInt(s.slice(i + 1, i + 3), 16));
 			i += 2;
 		} else {
-			const enc = new TextEncoder().encode(s[i]);
+			const enc = new globalThis.TextEncoder().encode(s[i]);
 			for (const b of enc) bytes.push(b);
 		}
 	}
-	return new TextDecoder().decode(new Uint8Array(bytes));
+	return new globalThis.TextDecoder().decode(new Uint8Array(bytes));
 }
 
 function stringifyPrim(v) {

@@ -39,14 +39,14 @@ function callbackify(original) {
 		const cb = args.pop();
 		if (typeof cb !== 'function') throw argType('last argument', 'function', cb);
 		const self = this;
-		Reflect.apply(original, this, args).then(function (v) { process.nextTick(cb, null, v); }, function (err) {
+		Reflect.apply(original, this, args).then(function (v) { globalThis.process.nextTick(cb, null, v); }, function (err) {
 			if (!err) {
 				const e = new Error('Promise was rejected with a falsy value');
 				e.code = 'ERR_FALSY_VALUE_REJECTION';
 				e.reason = err;
 				err = e;
 			}
-			process.nextTick(cb, err);
+			globalThis.process.nextTick(cb, err);
 		});
 		void self;
 	}
@@ -68,11 +68,11 @@ function deprecate(fn, msg, code) {
 	if (typeof fn !== 'function') throw argType('fn', 'function', fn);
 	let done = false;
 	function deprecated(...args) {
-		if (!done && !(typeof process === 'object' && process.noDeprecation)) {
+		if (!done && !(typeof globalThis.process === 'object' && globalThis.process.noDeprecation)) {
 			done = true;
 			if (code === undefined || !warned.has(code)) {
 				if (code !== undefined) warned.add(code);
-				process.emitWarning(msg, 'DeprecationWarning', code);
+				globalThis.process.emitWarning(msg, 'DeprecationWarning', code);
 			}
 		}
 		return new.target ? Reflect.construct(fn, args, new.target) : Reflect.apply(fn, this, args);
@@ -163,16 +163,16 @@ const util = {
 	isDeepStrictEqual: isDeepStrictEqual,
 	parseArgs: parseArgs,
 	types: types,
-	TextEncoder: TextEncoder,
-	TextDecoder: TextDecoder,
+	TextEncoder: globalThis.TextEncoder,
+	TextDecoder: globalThis.TextDecoder,
 	stripVTControlCharacters: stripVTControlCharacters,
 	toUSVString: toUSVString,
 	aborted: aborted,
 	inspectDefault: undefined,
 	debuglog: function debuglog(section) {
-		const on = typeof process === 'object' && new RegExp('(^|,)' + String(section).replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|,)', 'i').test(process.env.NODE_DEBUG || '');
+		const on = typeof globalThis.process === 'object' && new RegExp('(^|,)' + String(section).replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|,)', 'i').test(globalThis.process.env.NODE_DEBUG || '');
 		const f = function (...args) {
-			if (on) process.stderr.write(String(section).toUpperCase() + ' ' + process.pid + ': ' + ins.format(...args) + '\n');
+			if (on) globalThis.process.stderr.write(String(section).toUpperCase() + ' ' + globalThis.process.pid + ': ' + ins.format(...args) + '\n');
 		};
 		f.enabled = on;
 		return f;

@@ -320,19 +320,17 @@ function on(emitter, name, options) {
 
 function getEventListeners(t, name) {
 	if (typeof t.listeners === 'function') return t.listeners(name);
+	if (t instanceof require('internal/globals').EventTarget) return require('internal/globals').targetListeners(t, name);
 	if (typeof t.addEventListener === 'function') {
-		const ls = typeof N.targetListeners === 'function' ? N.targetListeners(t, name) : undefined;
-		if (ls !== undefined) return ls;
-		const get = t[Symbol.for('jsworker.eventListeners')];
-		if (typeof get === 'function') return get.call(t, name);
-		return [];
+		throw new Error('jsworker: events.getEventListeners of this EventTarget is not supported');
 	}
 	throw new TypeError('The "emitter" argument must be an instance of EventEmitter or EventTarget.');
 }
 
+const targetMax = new WeakMap(); // EventTargets' setMaxListeners
 function getMaxListeners(t) {
 	if (typeof t.getMaxListeners === 'function') return t.getMaxListeners();
-	const m = t[Symbol.for('jsworker.maxListeners')];
+	const m = targetMax.get(t);
 	return m === undefined ? defaultMaxListeners : m;
 }
 
@@ -342,7 +340,7 @@ function setMaxListeners(n, ...targets) {
 	if (targets.length === 0) { defaultMaxListeners = n; return; }
 	for (const t of targets) {
 		if (typeof t.setMaxListeners === 'function') t.setMaxListeners(n);
-		else t[Symbol.for('jsworker.maxListeners')] = n;
+		else targetMax.set(t, n);
 	}
 }
 

@@ -139,10 +139,13 @@ class EventTarget {
 		st.currentTarget = null; st.phase = 0;
 		return !ev.defaultPrevented;
 	}
-	[Symbol.for('jsworker.eventListeners')](type) {
-		const list = listeners(this).get(String(type));
-		return list === undefined ? [] : list.map(function (l) { return l.fn; });
-	}
+}
+
+// targetListeners returns the listeners an EventTarget has for type (events.getEventListeners).
+function targetListeners(t, type) {
+	const m = t[kListeners];
+	const list = m === undefined ? undefined : m.get(String(type));
+	return list === undefined ? [] : list.map(function (l) { return l.fn; });
 }
 Object.defineProperty(EventTarget.prototype, Symbol.toStringTag, { value: 'EventTarget', configurable: true });
 
@@ -251,5 +254,5 @@ function atob(s) {
 	return out;
 }
 
-return { DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController, atob, btoa, abortSignal };
+return { DOMException, Event, CustomEvent, EventTarget, AbortSignal, AbortController, atob, btoa, targetListeners };
 })

@@ -16,7 +16,8 @@ import (
 // A new module is one more entry here (no init functions: the table is the list).
 var builtins = map[string]func(n *nodeState) *goja.Object{
 	"worker_threads":      func(n *nodeState) *goja.Object { return n.threadsModule() },
-	"url":                 func(n *nodeState) *goja.Object { return web.URLExports(n.r.Runtime()) },
+	"url":                 func(n *nodeState) *goja.Object { return n.jsModule(urlSource, nil) },
+	"internal/url":        func(n *nodeState) *goja.Object { return web.URLExports(n.r.Runtime()) },
 	"events":              func(n *nodeState) *goja.Object { return n.jsModule(eventsSource, nil) },
 	"path":                func(n *nodeState) *goja.Object { return n.jsModule(pathSource, nil) },
 	"os":                  func(n *nodeState) *goja.Object { return n.jsModule(osSource, osNatives) },

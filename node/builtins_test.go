@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -170,5 +171,22 @@ func TestProcess_Chdir(t *testing.T) {
 try { process.chdir('/no/such/dir') } catch (e) { console.log(e.code, e.syscall) }`)
 	if code != 0 || out != real+"\nENOENT chdir\n" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestAsyncLocalStorage_MatchesNode: the store seen in promise jobs, timers, immediates, nextTick, queueMicrotask,
+// a Worker's and a MessagePort's 'message' listeners and an emitter's listeners is Node's. The lines are compared
+// as sets: the order of the event loop's phases is not what this test is about.
+func TestAsyncLocalStorage_MatchesNode(t *testing.T) {
+	f, _ := filepath.Abs("testdata/als.js")
+	want := nodeOutput(t, f)
+	code, out, errOut := runFile(t, f)
+	sorted := func(s string) string {
+		l := strings.Split(strings.TrimSpace(s), "\n")
+		sort.Strings(l)
+		return strings.Join(l, "\n")
+	}
+	if code != 0 || sorted(out) != sorted(want) {
+		t.Fatalf("exit %d\n--- jsworker\n%s\n--- node\n%s\n--- stderr\n%s", code, out, want, errOut)
 	}
 }

@@ -26,6 +26,8 @@ var (
 	perfHooksJS string
 	//go:embed lib/globals.js
 	globalsJS string
+	//go:embed lib/url.js
+	urlJS string
 )
 
 var (
@@ -37,4 +39,5 @@ var (
 	timersModSource     = jsutil.NewSource("node:timers", timersModJS)
 	perfHooksSource     = jsutil.NewSource("node:perf_hooks", perfHooksJS)
 	globalsSource       = jsutil.NewSource("node:internal/globals", globalsJS)
+	urlSource           = jsutil.NewSource("node:url", urlJS)
 )

@@ -18,6 +18,14 @@ var asyncHooksSource = jsutil.NewSource("node:async_hooks", asyncHooksJS)
 // get the context of the code that scheduled them (asyncTracker, goja's AsyncContextTracker); timers, immediates,
 // process.nextTick and queueMicrotask capture it when scheduled (lib/timers.js, lib/process.js).
 
+// asyncHooksModule makes the async_hooks module, and from then on gives the realm an AsyncContextTracker so that
+// the context follows promise jobs. Before the module is loaded no context can be set, so promise jobs need no
+// tracking (and pay nothing for it).
+func (n *nodeState) asyncHooksModule() *goja.Object {
+	n.r.Runtime().SetAsyncContextTracker(asyncTracker{n})
+	return n.jsModule(asyncHooksSource, asyncHooksNatives)
+}
+
 // asyncTracker carries the async context across promise jobs (goja.AsyncContextTracker).
 type asyncTracker struct{ n *nodeState }
 

@@ -28,7 +28,7 @@ var builtins = map[string]func(n *nodeState) *goja.Object{
 	"querystring":         func(n *nodeState) *goja.Object { return n.jsModule(querystringSource, nil) },
 	"timers":              func(n *nodeState) *goja.Object { return n.jsModule(timersModSource, nil) },
 	"perf_hooks":          func(n *nodeState) *goja.Object { return n.jsModule(perfHooksSource, nil) },
-	"async_hooks":         func(n *nodeState) *goja.Object { return n.jsModule(asyncHooksSource, asyncHooksNatives) },
+	"async_hooks":         func(n *nodeState) *goja.Object { return n.asyncHooksModule() },
 	"crypto":              func(n *nodeState) *goja.Object { return n.jsModule(cryptoSource, cryptoNatives) },
 	"fs":                  func(n *nodeState) *goja.Object { return n.jsModule(fsSource, fsNatives) },
 	"process":             func(n *nodeState) *goja.Object { return n.process },

@@ -20,8 +20,7 @@ var nodeGlobals = [...]struct{ name, module, export string }{
 	{"crypto", "crypto", "webcrypto"},
 }
 
-// installGlobals defines the Node globals of nodeGlobals as lazy globals, and gives the realm an
-// AsyncContextTracker so that AsyncLocalStorage follows promise jobs (async_hooks.go).
+// installGlobals defines the Node globals of nodeGlobals as lazy globals.
 func (n *nodeState) installGlobals(rt *goja.Runtime) error {
 	for _, g := range nodeGlobals {
 		g := g
@@ -31,6 +30,5 @@ func (n *nodeState) installGlobals(rt *goja.Runtime) error {
 			return err
 		}
 	}
-	rt.SetAsyncContextTracker(asyncTracker{n})
 	return nil
 }

@@ -224,6 +224,9 @@ fs.exists = function exists(path, cb) {
 	try { p = toPath(path); } catch (e) { globalThis.process.nextTick(cb, false); return; }
 	N.async('exists', [p], function (err, v) { cb(err === null && v); });
 };
+Object.defineProperty(fs.exists, Symbol.for('nodejs.util.promisify.custom'), {
+	value: function exists(path) { return new Promise(function (resolve) { fs.exists(path, resolve); }); },
+});
 
 // fs.promises.open gives a FileHandle; the other promise forms take paths.
 class FileHandle {

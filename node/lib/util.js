@@ -14,6 +14,9 @@ function argType(name, type, v) {
 
 function promisify(original) {
 	if (typeof original !== 'function') throw argType('original', 'function', original);
+	// Node's timers carry promisify.custom: their promise forms
+	if (original === globalThis.setTimeout) return require('timers').promises.setTimeout;
+	if (original === globalThis.setImmediate) return require('timers').promises.setImmediate;
 	if (original[kCustomPromisify]) {
 		const fn = original[kCustomPromisify];
 		if (typeof fn !== 'function') throw argType('util.promisify.custom', 'function', fn);

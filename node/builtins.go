@@ -31,6 +31,8 @@ var builtins = map[string]func(n *nodeState) *goja.Object{
 	"async_hooks":         func(n *nodeState) *goja.Object { return n.asyncHooksModule() },
 	"crypto":              func(n *nodeState) *goja.Object { return n.jsModule(cryptoSource, cryptoNatives) },
 	"fs":                  func(n *nodeState) *goja.Object { return n.jsModule(fsSource, fsNatives) },
+	"cluster":             func(n *nodeState) *goja.Object { return n.jsModule(clusterSource, nil) },
+	"tty":                 func(n *nodeState) *goja.Object { return n.jsModule(ttySource, ttyNatives) },
 	"process":             func(n *nodeState) *goja.Object { return n.process },
 	"internal/globals":    func(n *nodeState) *goja.Object { return n.jsModule(globalsSource, nil) },
 	"internal/inspect":    func(n *nodeState) *goja.Object { return n.jsModule(inspectSource, inspectNatives) },

@@ -101,7 +101,7 @@ func jsString(s string) string {
 
 func TestBuiltins_Loading(t *testing.T) {
 	cases := []struct{ name, src, out string }{
-		{"node: prefix gives the same object", `const names = ['assert', 'assert/strict', 'async_hooks', 'buffer', 'crypto', 'events', 'fs', 'fs/promises', 'os', 'path', 'path/posix', 'perf_hooks', 'process', 'querystring', 'string_decoder', 'timers', 'timers/promises', 'url', 'util', 'util/types', 'worker_threads'];
+		{"node: prefix gives the same object", `const names = ['assert', 'assert/strict', 'async_hooks', 'buffer', 'cluster', 'crypto', 'events', 'fs', 'fs/promises', 'os', 'path', 'path/posix', 'perf_hooks', 'process', 'querystring', 'string_decoder', 'timers', 'timers/promises', 'tty', 'url', 'util', 'util/types', 'worker_threads'];
 console.log(names.every((n) => require(n) === require('node:' + n)), require('process') === process, require('fs/promises') === require('fs').promises, require('util/types') === require('util').types)`,
 			"true true true true\n"},
 		{"unknown module lists the built-ins", `try { require('child_process') } catch (e) { console.log(e.code, e.message.includes('events, fs, fs/promises'), e.message.includes('worker_threads')) }`,
@@ -114,7 +114,12 @@ console.log(names.every((n) => require(n) === require('node:' + n)), require('pr
 		{"crypto ciphers say they are missing", `try { require('crypto').createCipheriv() } catch (e) { console.log(e.message) }`,
 			"jsworker: crypto.createCipheriv is not supported\n"},
 		{"async_hooks.createHook says it is missing", `try { require('async_hooks').createHook({}) } catch (e) { console.log(e.message) }`,
-			"jsworker: async_hooks.createHook is not supported (async resources are not numbered)\n"},
+			"jsworker: async_hooks.createHook is not supported (only AsyncResources are numbered)\n"},
+		{"cluster is the primary", `const c = require('cluster'); console.log(c.isPrimary, c.isWorker); try { c.fork() } catch (e) { console.log(e.message) }`,
+			"true false\njsworker: cluster.fork is not supported (jsworker runs one process: use worker_threads)\n"},
+		{"tty.isatty of a redirected stream", `console.log(require('tty').isatty(1), require('tty').isatty(-1))`, "false false\n"},
+		{"async ids of AsyncResources", `const { AsyncResource, executionAsyncId } = require('async_hooks'); const r = new AsyncResource('X'); console.log(executionAsyncId(), r.triggerAsyncId(), r.runInAsyncScope(() => executionAsyncId()) === r.asyncId(), executionAsyncId())`,
+			"1 1 true 1\n"},
 		{"globals", `console.log([typeof Buffer, typeof AbortController, typeof AbortSignal, typeof EventTarget, typeof Event, typeof CustomEvent, typeof DOMException, typeof atob, typeof btoa, typeof crypto.randomUUID].join(' '), Buffer === require('buffer').Buffer)`,
 			"function function function function function function function function function function true\n"},
 		{"worker instanceof EventEmitter", `const { Worker } = require('worker_threads'); const EE = require('events'); const w = new Worker('', { eval: true }); console.log(w instanceof EE, process instanceof EE, new EE() instanceof EE); w.terminate()`,

@@ -28,6 +28,8 @@ var (
 	globalsJS string
 	//go:embed lib/url.js
 	urlJS string
+	//go:embed lib/cluster.js
+	clusterJS string
 )
 
 var (
@@ -40,4 +42,5 @@ var (
 	perfHooksSource     = jsutil.NewSource("node:perf_hooks", perfHooksJS)
 	globalsSource       = jsutil.NewSource("node:internal/globals", globalsJS)
 	urlSource           = jsutil.NewSource("node:url", urlJS)
+	clusterSource       = jsutil.NewSource("node:cluster", clusterJS)
 )

@@ -1,7 +1,7 @@
 // async_hooks (node/async_hooks.go): AsyncLocalStorage and AsyncResource over the realm's one async context
 // (N.get, N.set), which follows promise jobs, timers, immediates, process.nextTick and queueMicrotask.
-// createHook, executionAsyncId and the other async-id functions are not provided (they throw an error naming
-// them): jsworker does not number async resources.
+// createHook and executionAsyncResource are not provided (they throw an error naming them): only AsyncResources
+// have async ids (see executionAsyncId below).
 (function (N, require, core) {
 'use strict';
 
@@ -57,14 +57,28 @@ class AsyncLocalStorage {
 	}
 }
 
+// Async ids: every AsyncResource gets one; executionAsyncId() is the id of the resource whose runInAsyncScope is
+// running, else 1 (the main script's, as in Node). Timers, promises and the other resources Node numbers are not
+// numbered here, so inside them executionAsyncId() is that of the enclosing runInAsyncScope.
+let nextId = 2;
+let execId = 1, triggerId = 0;
+const kId = Symbol('kId');
+
 class AsyncResource {
 	constructor(type, opts) {
 		if (typeof type !== 'string') throw new TypeError('The "type" argument must be of type string.');
 		Object.defineProperty(this, 'type', { value: type });
 		Object.defineProperty(this, kDisabled, { value: N.get() });
-		void opts;
+		let trigger = execId;
+		if (typeof opts === 'number') trigger = opts;
+		else if (opts !== null && typeof opts === 'object' && typeof opts.triggerAsyncId === 'number') trigger = opts.triggerAsyncId;
+		Object.defineProperty(this, kId, { value: [nextId++, trigger] });
 	}
-	runInAsyncScope(fn, thisArg, ...args) { return runIn(this[kDisabled], fn, thisArg, args); }
+	runInAsyncScope(fn, thisArg, ...args) {
+		const prevExec = execId, prevTrigger = triggerId;
+		execId = this[kId][0]; triggerId = this[kId][1];
+		try { return runIn(this[kDisabled], fn, thisArg, args); } finally { execId = prevExec; triggerId = prevTrigger; }
+	}
 	emitDestroy() { return this; }
 	bind(fn, thisArg) {
 		const self = this;
@@ -74,19 +88,20 @@ class AsyncResource {
 		return bound;
 	}
 	static bind(fn, type, thisArg) { return new AsyncResource(type || fn.name || 'bound-anonymous-fn').bind(fn, thisArg); }
-	asyncId() { throw new Error('jsworker: AsyncResource.asyncId is not supported (async resources are not numbered)'); }
-	triggerAsyncId() { throw new Error('jsworker: AsyncResource.triggerAsyncId is not supported (async resources are not numbered)'); }
+	asyncId() { return this[kId][0]; }
+	triggerAsyncId() { return this[kId][1]; }
 }
 
 const notSupported = function (name) {
-	return function () { throw new Error('jsworker: async_hooks.' + name + ' is not supported (async resources are not numbered)'); };
+	return function () { throw new Error('jsworker: async_hooks.' + name + ' is not supported (only AsyncResources are numbered)'); };
 };
 return {
 	AsyncLocalStorage: AsyncLocalStorage,
 	AsyncResource: AsyncResource,
 	createHook: notSupported('createHook'),
-	executionAsyncId: notSupported('executionAsyncId'),
-	triggerAsyncId: notSupported('triggerAsyncId'),
+	executionAsyncId: function executionAsyncId() { return execId; },
+	triggerAsyncId: function triggerAsyncId() { return triggerId; },
 	executionAsyncResource: notSupported('executionAsyncResource'),
+	asyncWrapProviders: Object.freeze({ NONE: 0 }),
 };
 })

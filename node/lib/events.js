@@ -352,7 +352,23 @@ function addAbortListener(signal, fn) {
 	return { [Symbol.dispose || Symbol.for('nodejs.dispose')]() { signal.removeEventListener('abort', fn); } };
 }
 
-class EventEmitterAsyncResource extends EventEmitter {}
+// EventEmitterAsyncResource: an EventEmitter whose listeners run in the async scope of its own AsyncResource.
+const kResource = Symbol('kResource');
+class EventEmitterAsyncResource extends EventEmitter {
+	constructor(options) {
+		super(options);
+		const { AsyncResource } = require('async_hooks');
+		const name = options !== undefined && options !== null && options.name !== undefined ? String(options.name) : new.target.name;
+		const res = new AsyncResource(name, options !== undefined && options !== null ? options : undefined);
+		Object.defineProperty(res, 'eventEmitter', { value: this, enumerable: true });
+		Object.defineProperty(this, kResource, { value: res });
+	}
+	emit(...args) { return this[kResource].runInAsyncScope(EventEmitter.prototype.emit, this, ...args); }
+	emitDestroy() { this[kResource].emitDestroy(); }
+	get asyncId() { return this[kResource].asyncId(); }
+	get triggerAsyncId() { return this[kResource].triggerAsyncId(); }
+	get asyncResource() { return this[kResource]; }
+}
 
 EventEmitter.EventEmitter = EventEmitter;
 EventEmitter.usingDomains = false;

@@ -1,5 +1,5 @@
 // perf_hooks (node/builtins.go): the realm's performance object with Node's user timing (mark, measure and the
-// entry lists) added, and timerify. PerformanceObserver, monitorEventLoopDelay, createHistogram and
+// entry lists) added, timerify, and createHistogram. PerformanceObserver, monitorEventLoopDelay and
 // eventLoopUtilization are not provided (they throw an error naming them).
 (function (N, require, core) {
 'use strict';
@@ -74,6 +74,93 @@ for (const k of Object.keys(methods)) {
 	if (typeof performance[k] !== 'function') Object.defineProperty(performance, k, { value: methods[k], writable: true, configurable: true });
 }
 
+// A RecordableHistogram (createHistogram): it keeps every recorded value (Node's is an HDR histogram of bounded
+// size, whose percentiles are rounded to its precision; ours are exact).
+const kValues = Symbol('kValues');
+class Histogram {
+	constructor() { this.reset(); }
+	reset() {
+		Object.defineProperty(this, kValues, { value: { list: new Float64Array(16), n: 0, sorted: true, exceeds: 0, last: undefined }, configurable: true });
+	}
+	record(v) {
+		if (typeof v === 'bigint') v = Number(v);
+		if (typeof v !== 'number' || !(v >= 1) || v > Number.MAX_SAFE_INTEGER) {
+			const e = new RangeError('The value of "val" is out of range. It must be >= 1 && <= 9007199254740991. Received ' + String(v));
+			e.code = 'ERR_OUT_OF_RANGE';
+			throw e;
+		}
+		const st = this[kValues];
+		if (st.n === st.list.length) { const l = new Float64Array(st.list.length * 2); l.set(st.list); st.list = l; }
+		if (st.n > 0 && v < st.list[st.n - 1]) st.sorted = false;
+		st.list[st.n++] = Math.floor(v);
+	}
+	recordDelta() {
+		const st = this[kValues];
+		const now = globalThis.performance.now();
+		if (st.last !== undefined) this.record(Math.max(1, Math.round((now - st.last) * 1e6)));
+		st.last = now;
+	}
+	add(other) {
+		const o = other[kValues];
+		for (let i = 0; i < o.n; i++) this.record(o.list[i]);
+	}
+	get count() { return this[kValues].n; }
+	get countBigInt() { return BigInt(this[kValues].n); }
+	get min() { const v = values(this); return v.length === 0 ? 9223372036854776000 : v[0]; }
+	get max() { const v = values(this); return v.length === 0 ? 0 : v[v.length - 1]; }
+	get minBigInt() { return BigInt(this.min); }
+	get maxBigInt() { return BigInt(this.max); }
+	get mean() {
+		const v = values(this);
+		if (v.length === 0) return NaN;
+		let s = 0;
+		for (let i = 0; i < v.length; i++) s += v[i];
+		return s / v.length;
+	}
+	get stddev() {
+		const v = values(this);
+		if (v.length === 0) return NaN;
+		const m = this.mean;
+		let s = 0;
+		for (let i = 0; i < v.length; i++) s += (v[i] - m) * (v[i] - m);
+		return Math.sqrt(s / v.length);
+	}
+	get exceeds() { return this[kValues].exceeds; }
+	get exceedsBigInt() { return BigInt(this[kValues].exceeds); }
+	percentile(p) {
+		if (typeof p !== 'number' || !(p > 0 && p <= 100)) {
+			const e = new RangeError('The value of "percentile" is out of range. It must be > 0 && <= 100. Received ' + String(p));
+			e.code = 'ERR_OUT_OF_RANGE';
+			throw e;
+		}
+		const v = values(this);
+		if (v.length === 0) return 0;
+		return v[Math.min(v.length - 1, Math.max(0, Math.ceil((p / 100) * v.length) - 1))];
+	}
+	percentileBigInt(p) { return BigInt(this.percentile(p)); }
+	get percentiles() {
+		const v = values(this);
+		const m = new Map();
+		if (v.length === 0) { m.set(100, 0); return m; }
+		for (const p of [0, 50, 75, 87.5, 93.75, 96.875, 98.4375, 99.21875, 100]) m.set(p, p === 0 ? v[0] : this.percentile(p));
+		return m;
+	}
+	get percentilesBigInt() {
+		const m = new Map();
+		for (const [k, v] of this.percentiles) m.set(k, BigInt(v));
+		return m;
+	}
+	toJSON() {
+		return { count: this.count, min: this.min, max: this.max, mean: this.mean, exceeds: this.exceeds,
+			stddev: this.stddev, percentiles: Object.fromEntries(this.percentiles) };
+	}
+}
+function values(h) {
+	const st = h[kValues];
+	if (!st.sorted) { st.list.subarray(0, st.n).sort(); st.sorted = true; }
+	return st.list.subarray(0, st.n);
+}
+
 const notSupported = function (name) {
 	return function () { throw new Error('jsworker: perf_hooks.' + name + ' is not supported'); };
 };
@@ -84,7 +171,7 @@ return {
 	PerformanceMeasure: PerformanceMeasure,
 	PerformanceObserver: notSupported('PerformanceObserver'),
 	monitorEventLoopDelay: notSupported('monitorEventLoopDelay'),
-	createHistogram: notSupported('createHistogram'),
+	createHistogram: function createHistogram() { return new Histogram(); },
 	constants: { NODE_PERFORMANCE_GC_MAJOR: 4, NODE_PERFORMANCE_GC_MINOR: 1, NODE_PERFORMANCE_GC_INCREMENTAL: 8, NODE_PERFORMANCE_GC_WEAKCB: 16 },
 };
 })

@@ -30,6 +30,8 @@ var (
 	urlJS string
 	//go:embed lib/cluster.js
 	clusterJS string
+	//go:embed lib/comparisons.js
+	comparisonsJS string
 )
 
 var (
@@ -43,4 +45,5 @@ var (
 	globalsSource       = jsutil.NewSource("node:internal/globals", globalsJS)
 	urlSource           = jsutil.NewSource("node:url", urlJS)
 	clusterSource       = jsutil.NewSource("node:cluster", clusterJS)
+	comparisonsSource   = jsutil.NewSource("node:internal/comparisons", comparisonsJS)
 )

@@ -132,7 +132,7 @@ for (const t of typedNames) {
 	types['is' + t] = function (v) { return C !== undefined && v instanceof C; };
 }
 
-function isDeepStrictEqual(a, b) { return require('assert').isDeepStrictEqual(a, b); }
+function isDeepStrictEqual(a, b) { return require('internal/comparisons').isDeepStrictEqual(a, b); }
 
 function parseArgs(config) {
 	return require('internal/parse_args').parseArgs(config);

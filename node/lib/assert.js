@@ -337,7 +337,8 @@ async function waitActual(p) {
 	if (typeof p === 'function') {
 		promise = p();
 		if (promise === null || typeof promise !== 'object' || typeof promise.then !== 'function') {
-			const e = new TypeError('Expected instance of Promise to be returned from the "promiseFn" function but got ' + (promise === null ? 'null' : typeof promise) + '.');
+			const e = new TypeError('Expected instance of Promise to be returned from the "promiseFn" function but got ' +
+				(promise === null ? 'null' : promise === undefined ? 'undefined' : typeof promise === 'object' || typeof promise === 'function' ? 'an instance of ' + ((promise.constructor && promise.constructor.name) || 'Object') : 'type ' + typeof promise + ' (' + inspect(promise) + ')') + '.');
 			e.code = 'ERR_INVALID_RETURN_VALUE';
 			throw e;
 		}

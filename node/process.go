@@ -87,9 +87,11 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 	}
 	info.Set("env", env)
 	natives := rt.NewObject()
-	n.processNatives(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	def := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
 		jsutil.DefineFunc(rt, natives, name, length, fn)
-	})
+	}
+	n.processNatives(def)
+	n.processExtraNatives(def) // process_events.go
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

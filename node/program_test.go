@@ -57,7 +57,7 @@ func TestProgram_ExitCodes(t *testing.T) {
 		{"nextTick", `process.nextTick((a) => console.log("tick", a), 1); Promise.resolve().then(() => console.log("then")); console.log("sync")`, 0, "sync\ntick 1\nthen\n", ""},
 		{"globals", `console.log(typeof postMessage, typeof self, typeof require, typeof module, __filename, __dirname, typeof global, process.version)`,
 			0, "undefined undefined function object /tmp/jsworker-test/main.js /tmp/jsworker-test object " + node.NodeVersion + "\n", ""},
-		{"require other", `try { require('fs') } catch (e) { console.log(e.code) }`, 0, "MODULE_NOT_FOUND\n", ""},
+		{"require other", `try { require('child_process') } catch (e) { console.log(e.code) }`, 0, "MODULE_NOT_FOUND\n", ""},
 		{"isMainThread", `const wt = require('node:worker_threads'); console.log(wt.isMainThread, wt.parentPort, wt.threadId, require('worker_threads') === wt)`, 0, "true null 0 true\n", ""},
 		{"beforeExit and exit", `let more = true;
 process.on('beforeExit', (c) => { console.log('beforeExit', c); if (more) { more = false; setTimeout(() => console.log('more'), 1); } });

@@ -46,7 +46,7 @@ func (n *nodeState) installRequire() error {
 			if errors.Is(err, require.InvalidModuleError) || errors.Is(err, require.NoSuchBuiltInModuleError) ||
 				errors.Is(err, require.ModuleFileDoesNotExistError) {
 				e := r.NewError("Error", "", "Cannot find module '"+name+"': jsworker provides the built-in "+
-					"modules worker_threads and url (also as node:worker_threads, node:url), and CommonJS files by path; "+
+					"modules "+strings.Join(builtinNames(), ", ")+" (each also as node:…), and CommonJS files by path; "+
 					"other Node built-in modules are not available")
 				e.Set("code", "MODULE_NOT_FOUND")
 				panic(e)

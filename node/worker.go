@@ -56,6 +56,8 @@ type nodeState struct {
 	parentPort *parentPort
 	threads    *goja.Object            // the worker_threads exports, made on first require
 	modules    map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
+	ireq       goja.Value              // the require of the library's own module sources (builtins.go)
+	asyncCtx   goja.Value              // AsyncLocalStorage's current context (async_hooks.go)
 	wt         *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
@@ -94,7 +96,7 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
 		return goja.Undefined()
 	})
-	if _, err := timersSource.Call(rt, g, setRef); err != nil {
+	if _, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt)); err != nil {
 		return err
 	}
 	proc, err := n.makeProcess()
@@ -113,6 +115,9 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		if _, err := n.call("loadEnvironmentData", m); err != nil {
 			return err
 		}
+	}
+	if err := n.installGlobals(rt); err != nil {
+		return err
 	}
 	return n.installRequire()
 }
@@ -145,6 +150,9 @@ func (n *nodeState) Uncaught(rec core.ErrorRecord) bool {
 	w := n.w
 	if w.Stopping() {
 		return true // already ending: this is fallout
+	}
+	if n.handleUncaught(rec) { // a process 'uncaughtException' / 'unhandledRejection' listener (process_events.go)
+		return true
 	}
 	n.exitSet, n.exitCode = true, 1
 	if n.main {

@@ -10,6 +10,32 @@ const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
 
 const environmentData = new Map();
 
+// A Worker's listeners run in the async context (AsyncLocalStorage) the Worker was made in, as in Node: while a
+// context is set, each listener is registered as a wrapper that enters it (kWrappers maps listener -> wrapper).
+const kCtx = Symbol('kCtx');
+const kWrappers = Symbol('kWrappers');
+const getCtx = N.ctx.get, setCtx = N.ctx.set;
+function wrapListener(w, fn) {
+	const ctx = w[kCtx];
+	if (ctx === undefined || typeof fn !== 'function') return fn;
+	let m = w[kWrappers];
+	if (m === undefined) { m = new Map(); defineProperty(w, kWrappers, { value: m }); }
+	let wrapped = m.get(fn);
+	if (wrapped === undefined) {
+		wrapped = function () {
+			const prev = getCtx();
+			setCtx(ctx);
+			try { return fn.apply(this, arguments); } finally { setCtx(prev); }
+		};
+		m.set(fn, wrapped);
+	}
+	return wrapped;
+}
+function unwrapListener(w, fn) {
+	const m = w[kWrappers];
+	return m === undefined ? fn : (m.get(fn) || fn);
+}
+
 class Worker extends EventEmitter {
 	constructor(filename, options) {
 		super();
@@ -43,7 +69,21 @@ class Worker extends EventEmitter {
 			throw new TypeError('The "filename" argument must be a string when options.eval is true.');
 		}
 		defineProperty(this, kLimits, { value: rl !== undefined && rl !== null ? Object.assign({}, rl) : {} });
+		defineProperty(this, kCtx, { value: getCtx() });
 		defineProperty(this, kThreadId, { value: N.spawn(this, filename, spec), writable: true });
+	}
+	on(type, fn) { return super.on(type, wrapListener(this, fn)); }
+	addListener(type, fn) { return super.on(type, wrapListener(this, fn)); }
+	once(type, fn) { return super.once(type, wrapListener(this, fn)); }
+	prependListener(type, fn) { return super.prependListener(type, wrapListener(this, fn)); }
+	prependOnceListener(type, fn) { return super.prependOnceListener(type, wrapListener(this, fn)); }
+	removeListener(type, fn) { return super.removeListener(type, unwrapListener(this, fn)); }
+	off(type, fn) { return this.removeListener(type, fn); }
+	listeners(type) {
+		const m = this[kWrappers];
+		const ls = super.listeners(type);
+		if (m === undefined) return ls;
+		return ls.map(function (l) { for (const [k, v] of m) if (v === l) return k; return l; });
 	}
 	get threadId() { return this[kThreadId]; }
 	get resourceLimits() { return this[kLimits]; }

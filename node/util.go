@@ -5,6 +5,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/web/console"
 )
 
 var (
@@ -37,40 +38,35 @@ func utilNatives(n *nodeState, def func(string, int, func(goja.FunctionCall) goj
 	})
 }
 
-// inspectNatives are inspect.js's natives: what JavaScript cannot see of a value.
+// inspectNatives are inspect.js's natives: util.inspect and util.format through the console's formatter (package
+// web/console), one Inspector per realm.
 func inspectNatives(n *nodeState, def func(string, int, func(goja.FunctionCall) goja.Value)) {
 	rt := n.r.Runtime()
-	def("promiseState", 1, func(c goja.FunctionCall) goja.Value {
-		o, ok := c.Argument(0).(*goja.Object)
-		if !ok {
-			return rt.NewArray("pending")
+	var in *console.Inspector
+	inspector := func() *console.Inspector {
+		if in == nil {
+			var err error
+			if in, err = console.NewInspector(rt); err != nil {
+				panic(rt.NewGoError(err))
+			}
 		}
-		p, ok := o.Export().(*goja.Promise)
-		if !ok {
-			return rt.NewArray("pending")
+		return in
+	}
+	opts := func(v goja.Value) console.InspectOptions {
+		o := console.DefaultInspectOptions()
+		if obj, ok := v.(*goja.Object); ok {
+			o = console.OptionsFromJS(rt, obj, o)
 		}
-		switch p.State() {
-		case goja.PromiseStateFulfilled:
-			return rt.NewArray("fulfilled", p.Result())
-		case goja.PromiseStateRejected:
-			return rt.NewArray("rejected", p.Result())
-		}
-		return rt.NewArray("pending")
+		return o
+	}
+	def("inspect", 2, func(c goja.FunctionCall) goja.Value {
+		return rt.ToValue(inspector().Inspect(c.Argument(0), opts(c.Argument(1))))
 	})
-	def("isBuffer", 1, func(c goja.FunctionCall) goja.Value {
-		m, ok := n.modules["buffer"]
-		if !ok {
-			return rt.ToValue(false) // no Buffer was ever made in this realm
+	def("format", 2, func(c goja.FunctionCall) goja.Value {
+		var args []goja.Value
+		if a, ok := c.Argument(1).(*goja.Object); ok {
+			_ = rt.ExportTo(a, &args)
 		}
-		b, _ := m.Get("Buffer").(*goja.Object)
-		if b == nil {
-			return rt.ToValue(false)
-		}
-		is, _ := goja.AssertFunction(b.Get("isBuffer"))
-		v, err := is(b, c.Argument(0))
-		if err != nil {
-			panic(err)
-		}
-		return v
+		return rt.ToValue(inspector().Format(args, opts(c.Argument(0))))
 	})
 }

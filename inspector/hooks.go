@@ -22,7 +22,7 @@ func (in *instrumenter) concise(n *ast.ArrowFunctionLiteral, e ast.Expression) {
 	idx := e.Idx0()
 	ret := &ast.ReturnStatement{Return: idx, Argument: e}
 	body := &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{ret}}
-	if h := in.hook(ret); h != nil {
+	if h := in.hook(ret, false); h != nil {
 		body.List = []ast.Statement{h, ret}
 	}
 	n.Body = body
@@ -180,8 +180,10 @@ func (in *instrumenter) throw(ts *ast.ThrowStatement) {
 
 // hook builds `__jsworker_on && __jsworker_dbg.hit(N)` for st, with every
 // position at st's first character, and records statement N. Function
-// declarations (hoisted) and empty statements get none.
-func (in *instrumenter) hook(st ast.Statement) ast.Statement {
+// declarations (hoisted) and empty statements get none. cached tells
+// whether, inside a function, the hook may test the frame flag instead
+// (frameflag.go).
+func (in *instrumenter) hook(st ast.Statement, cached bool) ast.Statement {
 	switch st.(type) {
 	case *ast.FunctionDeclaration, *ast.EmptyStatement, *ast.BadStatement:
 		return nil
@@ -238,5 +240,7 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	if len(back) > 0 {
 		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
 	}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+	flag := &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}
+	in.flagHook(flag, cached)
+	return &ast.ExpressionStatement{Expression: flag}
 }

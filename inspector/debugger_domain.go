@@ -444,8 +444,8 @@ func setVariableValue(c *call) {
 	if ps.scope != nil {
 		kinds, _ = ps.chain()
 	}
-	if n != 0 || ps.readOnly || *p.ScopeNumber < 0 || *p.ScopeNumber >= len(kinds) {
-		c.failServer("Only the block, local and closure scopes of the top call frame of a pause at a statement can be written in this version")
+	if n != 0 || *p.ScopeNumber < 0 || *p.ScopeNumber >= len(kinds) {
+		c.failServer("Only the block, local and closure scopes of the top call frame can be written in this version")
 		return
 	}
 	kind := kinds[*p.ScopeNumber]

@@ -33,7 +33,7 @@ const frameFlagName = "__jsworker_f"
 // already running with a stale false until their next refreshing hook.
 
 // flagHook records the `flag && …` expression of a statement hook of the
-// current function, cached or refreshing; finishFlags rewrites its flag.
+// current function, cached or refreshing; finishFunction rewrites its flag.
 func (in *instrumenter) flagHook(e *ast.BinaryExpression, cached bool) {
 	if in.fn == nil {
 		return
@@ -45,14 +45,25 @@ func (in *instrumenter) flagHook(e *ast.BinaryExpression, cached bool) {
 	}
 }
 
-// finishFlags gives the function fs is the scope of its frame flag, if it
-// has a cached hook: the var in decls, the refreshing hooks assigning it.
-// Every new position is idx.
-func finishFlags(fs *fnScope, decls *[]*ast.VariableDeclaration, idx ast.Node) {
-	if fs == nil || len(fs.cachedHooks) == 0 {
+// throwTempName is the var, declared in every function with a throw
+// statement, that holds the value being thrown while its hook runs.
+const throwTempName = "__jsworker_t"
+
+// finishFunction declares in decls the vars the instrumentation of the
+// function fs is the scope of uses: the temporary of its throws, and its
+// frame flag if it has a cached hook (then the refreshing hooks assign it).
+// Every new position is n's start.
+func finishFunction(fs *fnScope, decls *[]*ast.VariableDeclaration, n ast.Node) {
+	if fs == nil {
 		return
 	}
-	at := idx.Idx0()
+	at := n.Idx0()
+	if fs.throwTemp {
+		*decls = append(*decls, &ast.VariableDeclaration{Var: at, List: []*ast.Binding{{Target: &ast.Identifier{Name: throwTempName, Idx: at}}}})
+	}
+	if len(fs.cachedHooks) == 0 {
+		return
+	}
 	flag := func() *ast.Identifier { return &ast.Identifier{Name: frameFlagName, Idx: at} }
 	for _, e := range fs.cachedHooks {
 		e.Left = flag()

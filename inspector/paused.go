@@ -22,12 +22,11 @@ type pauseState struct {
 	stmt    int      // the statement paused at; -1 for a pause at a throw or an exception
 
 	// The paused statement's frame, for a hook that passed its locals.
-	locals   []local                  // the statement's locals, the order of values
-	readOnly bool                     // a pause at a throw: locals are not written back
-	scope    *goja.Object             // its locals by name: the "local" scope; evaluation and setVariableValue write here
-	objs     [scopeKinds]*goja.Object // the scope objects by kind (objs[scopeLocal] is scope); nil when empty
-	values   []goja.Value             // the locals as the hook passed them, to tell what changed
-	this     goja.Value               // nil when the hook passed none
+	locals []local                  // the statement's locals, the order of values
+	scope  *goja.Object             // its locals by name: the "local" scope; evaluation and setVariableValue write here
+	objs   [scopeKinds]*goja.Object // the scope objects by kind (objs[scopeLocal] is scope); nil when empty
+	values []goja.Value             // the locals as the hook passed them, to tell what changed
+	this   goja.Value               // nil when the hook passed none
 }
 
 // frameScope fills ps's scope from what a hook passed: arr, the values of

@@ -28,6 +28,7 @@ type fnScope struct {
 	// The `flag && hit(…)` expressions of the statement hooks, by kind of
 	// flag (frameflag.go).
 	cachedHooks, freshHooks []*ast.BinaryExpression
+	throwTemp               bool // a throw statement uses the var throwTempName
 }
 
 // bindingNames appends the simple identifiers bound by bs.

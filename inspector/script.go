@@ -77,6 +77,7 @@ type throwInfo struct {
 	line, col int  // 0-based, as in stmtInfo
 	caught    bool // lexically inside the block of a try with a catch clause, in the same function
 	async     bool // in an async function: uncaught, it rejects the function's promise
+	inFn      bool // in a function: the hook gets locals and reports whether they were written
 	locals    []local
 	this      bool
 }

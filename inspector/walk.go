@@ -111,16 +111,16 @@ func (in *instrumenter) walk(n ast.Node) {
 		}
 	case *ast.FunctionLiteral:
 		in.guard(n.Body)
-		finishFlags(in.fn, &n.DeclarationList, n)
+		finishFunction(in.fn, &n.DeclarationList, n)
 	case *ast.ArrowFunctionLiteral:
 		if body, ok := n.Body.(*ast.BlockStatement); ok {
 			in.guard(body)
 		} else if eb, ok := n.Body.(*ast.ExpressionBody); ok && eb.Expression != nil {
 			in.concise(n, eb.Expression)
 		}
-		finishFlags(in.fn, &n.DeclarationList, n)
+		finishFunction(in.fn, &n.DeclarationList, n)
 	case *ast.ClassStaticBlock:
-		finishFlags(in.fn, &n.DeclarationList, n)
+		finishFunction(in.fn, &n.DeclarationList, n)
 	case *ast.CatchStatement:
 		in.catchHook(n)
 	}

@@ -179,6 +179,31 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	return goja.Undefined()
 }
 
+// Rejected tells the debugger that promise p was rejected with no handler
+// (goja.PromiseRejectionReject of the realm's rejection tracker, which the
+// target forwards here): synchronously, on the target's thread, inside the
+// reject call. When setPauseOnExceptions asks for uncaught exceptions it
+// pauses there with reason "promiseRejection" and the reason as data, as V8
+// does for Promise.reject() and an executor's reject(): frame 0 is the
+// function that called reject, its scopes the global one. A rejection with
+// an exception a hook already saw (an async function's throw, a throwing
+// then callback) pauses no second time.
+func (d *Debugger) Rejected(p *goja.Promise) {
+	if p == nil || d.rt == nil || d.paused != nil || len(d.sessions) == 0 || d.skipAll || d.quiet ||
+		(d.onThrow != "all" && d.onThrow != "uncaught") {
+		return
+	}
+	v := p.Result()
+	if v == nil {
+		v = goja.Undefined()
+	}
+	if seen := d.seenExc; seen != nil && v.SameAs(seen) {
+		return
+	}
+	d.seenExc = v
+	d.pause(&pauseState{reason: "promiseRejection", data: v, stmt: -1})
+}
+
 // raisedAt returns where error v was raised, from its stack: the first
 // position in one of the target's scripts, or nil when v is no Error or its
 // stack names none.

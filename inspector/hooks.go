@@ -134,6 +134,51 @@ func (in *instrumenter) guard(body *ast.BlockStatement) {
 	body.List = append(body.List[:start:start], try)
 }
 
+// guardTop gives the statements of a script's top level what guard gives a
+// function body: each becomes
+// `try { st } catch (__jsworker_exc) { on && raised(N, __jsworker_exc); throw __jsworker_exc; }`,
+// every position at st's start, so that an exception a builtin or the engine
+// raises there (null.x at the top level) pauses as uncaught before the
+// script ends. Left alone: the directive prologue, the hooks, and let,
+// const, class and function declarations, whose bindings a block would make
+// local (an exception in a let or const initializer at the top level does
+// not pause). A var statement in the try still declares a global.
+func (in *instrumenter) guardTop(prg *ast.Program) {
+	prologue := true
+	for i, st := range prg.Body {
+		if prologue {
+			if es, ok := st.(*ast.ExpressionStatement); ok {
+				if _, ok := es.Expression.(*ast.StringLiteral); ok {
+					continue
+				}
+			}
+			prologue = false
+		}
+		switch st.(type) {
+		case *ast.LexicalDeclaration, *ast.ClassDeclaration, *ast.FunctionDeclaration, *ast.EmptyStatement, *ast.BadStatement:
+			continue
+		}
+		if in.topHooks[st] || (in.skip != nil && in.skip(st)) {
+			continue
+		}
+		idx := st.Idx0()
+		id := in.raiseSite(idx, false)
+		exc := func() *ast.Identifier { return &ast.Identifier{Name: excName, Idx: idx} }
+		prg.Body[i] = &ast.TryStatement{
+			Try:  idx,
+			Body: &ast.BlockStatement{LeftBrace: idx, List: []ast.Statement{st}, RightBrace: idx},
+			Catch: &ast.CatchStatement{
+				Catch:     idx,
+				Parameter: exc(),
+				Body: &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{
+					in.hookCall(idx, "raised", nil, in.num(idx, id), exc()),
+					&ast.ThrowStatement{Throw: idx, Argument: exc()},
+				}},
+			},
+		}
+	}
+}
+
 // catchHook makes a catch clause start with `on && raised(N, e, [locals], this)`
 // (a catch without a parameter gets one), so that an exception caught in the
 // same function — also one a builtin raised — reaches the debugger.
@@ -244,5 +289,9 @@ func (in *instrumenter) hook(st ast.Statement, cached bool) ast.Statement {
 	}
 	flag := &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}
 	in.flagHook(flag, cached)
-	return &ast.ExpressionStatement{Expression: flag}
+	h := &ast.ExpressionStatement{Expression: flag}
+	if in.fn == nil && in.topHooks != nil {
+		in.topHooks[h] = true
+	}
+	return h
 }

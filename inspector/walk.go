@@ -20,6 +20,8 @@ type instrumenter struct {
 	hoisted bool     // the next function is a function declaration (it may run before its enclosing lets)
 	clean   bool     // inside a call-free statement entered with a valid frame flag: hooks may be cached (frameflag.go)
 
+	topHooks map[ast.Statement]bool // the statement hooks outside any function, for guardTop
+
 	// skip is nil, or reports the statements that get no hook: code a
 	// module transform generated (modules.go).
 	skip func(ast.Statement) bool

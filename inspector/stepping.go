@@ -33,6 +33,8 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	if id < 0 || id >= len(d.stmts) {
 		return goja.Undefined()
 	}
+	depth := d.callDepth()
+	d.record(depth, id, call.Argument(1), call.Argument(2))
 	var hits []string
 	var ps *pauseState
 	if d.active {
@@ -44,7 +46,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 			if bp.cond != "" {
 				if ps == nil {
 					ps = &pauseState{reason: "other", stmt: id}
-					d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+					d.frameScope(&ps.frameVars, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 				}
 				if !d.condition(ps, bp.cond) {
 					continue
@@ -55,7 +57,6 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	}
 	pause := len(hits) > 0 || d.next || d.stmts[id].debugger || (d.awaitFn != 0 && d.stmts[id].fn == d.awaitFn)
 	if !pause && d.stepping != stepNone {
-		depth := d.callDepth()
 		switch d.stepping {
 		case stepInto:
 			pause = true
@@ -70,7 +71,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	}
 	if ps == nil {
 		ps = &pauseState{reason: "other", stmt: id}
-		d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+		d.frameScope(&ps.frameVars, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 	}
 	if d.next && len(hits) == 0 && d.nextWhy != "" {
 		ps.reason = d.nextWhy
@@ -139,7 +140,7 @@ func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	}
 	if d.onThrow == "all" || (d.onThrow == "caught") == t.caught {
 		ps := &pauseState{reason: exceptionReason(t), data: v, stmt: -1}
-		d.frameScope(ps, t.locals, t.this, call.Argument(2), call.Argument(3))
+		d.frameScope(&ps.frameVars, t.locals, t.this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
 		return ret(d.collectWritten(ps))
 	}
@@ -172,7 +173,7 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	site := d.raises[id]
 	if d.onThrow == "all" || (d.onThrow == "caught") == site.caught {
 		ps := &pauseState{reason: exceptionReason(site), data: v, at: d.raisedAt(v), stmt: -1}
-		d.frameScope(ps, site.locals, site.this, call.Argument(2), call.Argument(3))
+		d.frameScope(&ps.frameVars, site.locals, site.this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
 		return d.rt.ToValue(d.collectWritten(ps))
 	}
@@ -245,6 +246,7 @@ func (d *Debugger) pause(ps *pauseState) {
 	ps.seq = d.pauseSeq
 	ps.frames = d.rt.CaptureCallStack(0, nil)
 	ps.depth = len(ps.frames)
+	d.outerFrames(ps)
 	if ps.hits == nil {
 		ps.hits = []string{}
 	}

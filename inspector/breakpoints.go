@@ -67,7 +67,7 @@ func (d *Debugger) condition(ps *pauseState, src string) bool {
 	}
 	d.quiet = true
 	defer func() { d.quiet = false }()
-	scopes := d.scopesValue(ps)
+	scopes := d.scopesValue(&ps.frameVars)
 	if ps.scope == nil {
 		scopes = d.rt.NewArray(scope)
 	}

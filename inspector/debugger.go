@@ -64,6 +64,7 @@ type Debugger struct {
 	asker    *Session               // the session whose Debugger.pause or step is pending: it owns the next pause
 	quiet    bool                   // a breakpoint condition is being evaluated: never pause
 	written  []written              // the locals changed during the last pause
+	recs     []frameRec             // the last statement hook of each frame on the stack, by depth (callers.go)
 	evalIn   goja.Callable          // (scopes innermost first, this, source): evaluation in a paused frame
 }
 
@@ -140,6 +141,7 @@ func (d *Debugger) TaskDone() {
 		}
 		d.stepping = stepNone
 		d.seenExc = nil
+		d.forgetFrames()
 	}
 }
 
@@ -199,6 +201,7 @@ func (d *Debugger) detach(s *Session) {
 	delete(d.skipBy, s)
 	d.combine()
 	if len(d.sessions) == 0 {
+		d.forgetFrames()
 		d.next, d.awaitFn = false, 0
 		d.resume(stepNone)
 		d.stepping = stepNone

@@ -379,7 +379,9 @@ func (c *call) pausedFrame(d *Debugger, id *string) (int, bool) {
 
 // evaluateOnCallFrame evaluates in the paused statement's frame, with its
 // locals and `this` (assignments to them take effect when the target
-// resumes); in any other frame, as Runtime.evaluate does, in the global scope.
+// resumes); in a caller's frame with its locals as its last statement hook
+// passed them (assignments are not stored back); in a frame without them,
+// as Runtime.evaluate does, in the global scope.
 func evaluateOnCallFrame(c *call) {
 	var p struct {
 		CallFrameID *string `json:"callFrameId"`
@@ -399,12 +401,12 @@ func evaluateOnCallFrame(c *call) {
 	}
 	var v goja.Value
 	var err error
-	if ps := d.paused; n == 0 && ps.scope != nil {
-		this := ps.this
+	if fv := d.paused.frameAt(n); fv != nil && fv.scope != nil {
+		this := fv.this
 		if this == nil {
 			this = goja.Undefined()
 		}
-		v, err = d.evalIn(goja.Undefined(), d.scopesValue(ps), this, c.rt.ToValue(*p.Expression))
+		v, err = d.evalIn(goja.Undefined(), d.scopesValue(fv), this, c.rt.ToValue(*p.Expression))
 	} else {
 		v, err = c.rt.RunScript("", *p.Expression)
 	}
@@ -444,8 +446,8 @@ func setVariableValue(c *call) {
 	if ps.scope != nil {
 		kinds, _ = ps.chain()
 	}
-	if n != 0 || ps.readOnly || *p.ScopeNumber < 0 || *p.ScopeNumber >= len(kinds) {
-		c.failServer("Only the block, local and closure scopes of the top call frame of a pause at a statement can be written in this version")
+	if n != 0 || *p.ScopeNumber < 0 || *p.ScopeNumber >= len(kinds) {
+		c.failServer("Only the block, local and closure scopes of the top call frame can be written in this version")
 		return
 	}
 	kind := kinds[*p.ScopeNumber]

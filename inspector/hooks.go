@@ -22,7 +22,7 @@ func (in *instrumenter) concise(n *ast.ArrowFunctionLiteral, e ast.Expression) {
 	idx := e.Idx0()
 	ret := &ast.ReturnStatement{Return: idx, Argument: e}
 	body := &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{ret}}
-	if h := in.hook(ret); h != nil {
+	if h := in.hook(ret, false); h != nil {
 		body.List = []ast.Statement{h, ret}
 	}
 	n.Body = body
@@ -33,14 +33,19 @@ const excName = "__jsworker_exc"
 
 // hookCall builds `__jsworker_on && __jsworker_dbg.name(args…, [locals], this)`
 // with every position at idx, passing the current function's visible locals
-// (and this) when inside one.
+// (and this) when inside one; then, as after a statement hook, the writes
+// made while paused there are stored: `… && (a = back(0, a), …)`.
 func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args ...ast.Expression) ast.Statement {
-	member := func(name string) *ast.DotExpression {
-		return &ast.DotExpression{
-			Left:       &ast.Identifier{Name: hookName, Idx: idx},
-			Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
-		}
+	var e ast.Expression = in.hookExpr(idx, name, locals, args...)
+	if in.fn != nil {
+		e = in.writeBack(idx, e, locals)
 	}
+	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+}
+
+// hookExpr builds the call `__jsworker_dbg.name(args…, [locals], this)`, the
+// locals and this only inside a function.
+func (in *instrumenter) hookExpr(idx file.Idx, name string, locals []local, args ...ast.Expression) *ast.CallExpression {
 	if in.fn != nil {
 		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
 		for _, l := range locals {
@@ -51,8 +56,38 @@ func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args
 			args = append(args, &ast.ThisExpression{Idx: idx})
 		}
 	}
-	call := &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: call}}
+	return &ast.CallExpression{Callee: hookMember(idx, name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
+}
+
+// hookMember is `__jsworker_dbg.name` at idx.
+func hookMember(idx file.Idx, name string) *ast.DotExpression {
+	return &ast.DotExpression{
+		Left:       &ast.Identifier{Name: hookName, Idx: idx},
+		Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
+	}
+}
+
+// writeBack returns `e && (a = back(0, a), b = back(1, b))` for the locals
+// that are not constants (e itself when there are none): e is a hook that
+// reports whether locals were written while it paused, back(i, cur) the
+// value local i gets.
+func (in *instrumenter) writeBack(idx file.Idx, e ast.Expression, locals []local) ast.Expression {
+	var back []ast.Expression
+	for i, l := range locals {
+		if l.konst {
+			continue
+		}
+		back = append(back, &ast.AssignExpression{
+			Operator: token.ASSIGN,
+			Left:     &ast.Identifier{Name: unistring.String(l.name), Idx: idx},
+			Right: &ast.CallExpression{Callee: hookMember(idx, "back"), LeftParenthesis: idx, RightParenthesis: idx,
+				ArgumentList: []ast.Expression{in.num(idx, i), &ast.Identifier{Name: unistring.String(l.name), Idx: idx}}},
+		})
+	}
+	if len(back) == 0 {
+		return e
+	}
+	return &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
 }
 
 // guard wraps a function body (after its directive prologue) in
@@ -97,6 +132,51 @@ func (in *instrumenter) guard(body *ast.BlockStatement) {
 		},
 	}
 	body.List = append(body.List[:start:start], try)
+}
+
+// guardTop gives the statements of a script's top level what guard gives a
+// function body: each becomes
+// `try { st } catch (__jsworker_exc) { on && raised(N, __jsworker_exc); throw __jsworker_exc; }`,
+// every position at st's start, so that an exception a builtin or the engine
+// raises there (null.x at the top level) pauses as uncaught before the
+// script ends. Left alone: the directive prologue, the hooks, and let,
+// const, class and function declarations, whose bindings a block would make
+// local (an exception in a let or const initializer at the top level does
+// not pause). A var statement in the try still declares a global.
+func (in *instrumenter) guardTop(prg *ast.Program) {
+	prologue := true
+	for i, st := range prg.Body {
+		if prologue {
+			if es, ok := st.(*ast.ExpressionStatement); ok {
+				if _, ok := es.Expression.(*ast.StringLiteral); ok {
+					continue
+				}
+			}
+			prologue = false
+		}
+		switch st.(type) {
+		case *ast.LexicalDeclaration, *ast.ClassDeclaration, *ast.FunctionDeclaration, *ast.EmptyStatement, *ast.BadStatement:
+			continue
+		}
+		if in.topHooks[st] || (in.skip != nil && in.skip(st)) {
+			continue
+		}
+		idx := st.Idx0()
+		id := in.raiseSite(idx, false)
+		exc := func() *ast.Identifier { return &ast.Identifier{Name: excName, Idx: idx} }
+		prg.Body[i] = &ast.TryStatement{
+			Try:  idx,
+			Body: &ast.BlockStatement{LeftBrace: idx, List: []ast.Statement{st}, RightBrace: idx},
+			Catch: &ast.CatchStatement{
+				Catch:     idx,
+				Parameter: exc(),
+				Body: &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{
+					in.hookCall(idx, "raised", nil, in.num(idx, id), exc()),
+					&ast.ThrowStatement{Throw: idx, Argument: exc()},
+				}},
+			},
+		}
+	}
 }
 
 // catchHook makes a catch clause start with `on && raised(N, e, [locals], this)`
@@ -144,44 +224,44 @@ func (in *instrumenter) num(idx file.Idx, n int) ast.Expression {
 	return &ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(n), Value: int64(n)}
 }
 
-// throw rewrites `throw e` into `throw __jsworker_dbg.thrown(N, e)`, every
-// position at the statement's first character, and records throw N. The
-// hook returns e unchanged after pausing if it should (a Go call per throw,
-// nothing per statement); e is evaluated once, before the hook.
+// throw rewrites `throw e` at the top level into
+// `throw __jsworker_dbg.thrown(N, e)`, and in a function into
+// `throw (t = e, thrown(N, t, [locals], this) && (a = back(0, a), …), t)`
+// with t the function's var throwTempName, every position at the
+// statement's first character, and records throw N. The hook pauses if it
+// should (a Go call per throw, nothing per statement); e is evaluated once,
+// before the hook; in a function, locals written while paused are stored
+// back before the throw.
 func (in *instrumenter) throw(ts *ast.ThrowStatement) {
 	idx := ts.Throw
 	pos := in.prg.File.Position(int(idx) - in.prg.File.Base())
 	id := len(in.d.throws)
 	info := throwInfo{script: in.s, line: pos.Line - 1, col: pos.Column - 1, caught: in.try > 0, locals: in.visible()}
-	args := []ast.Expression{&ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(id), Value: int64(id)}, ts.Argument}
-	if in.fn != nil { // the locals, read only: `throw thrown(N, e, [a, b], this)`
-		info.this, info.async = in.fn.this, in.fn.async
-		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
-		for _, l := range info.locals {
-			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
-		}
-		args = append(args, arr)
-		if info.this {
-			args = append(args, &ast.ThisExpression{Idx: idx})
-		}
+	if in.fn != nil {
+		info.this, info.async, info.inFn = in.fn.this, in.fn.async, true
 	}
 	in.d.throws = append(in.d.throws, info)
 	in.s.throws++
-	ts.Argument = &ast.CallExpression{
-		Callee: &ast.DotExpression{
-			Left:       &ast.Identifier{Name: hookName, Idx: idx},
-			Identifier: ast.Identifier{Name: "thrown", Idx: idx},
-		},
-		LeftParenthesis:  idx,
-		ArgumentList:     args,
-		RightParenthesis: idx,
+	if in.fn == nil {
+		ts.Argument = in.hookExpr(idx, "thrown", nil, in.num(idx, id), ts.Argument)
+		return
 	}
+	in.fn.throwTemp = true
+	temp := func() *ast.Identifier { return &ast.Identifier{Name: throwTempName, Idx: idx} }
+	hook := in.writeBack(idx, in.hookExpr(idx, "thrown", info.locals, in.num(idx, id), temp()), info.locals)
+	ts.Argument = &ast.SequenceExpression{Sequence: []ast.Expression{
+		&ast.AssignExpression{Operator: token.ASSIGN, Left: temp(), Right: ts.Argument},
+		hook,
+		temp(),
+	}}
 }
 
 // hook builds `__jsworker_on && __jsworker_dbg.hit(N)` for st, with every
 // position at st's first character, and records statement N. Function
-// declarations (hoisted) and empty statements get none.
-func (in *instrumenter) hook(st ast.Statement) ast.Statement {
+// declarations (hoisted) and empty statements get none. cached tells
+// whether, inside a function, the hook may test the frame flag instead
+// (frameflag.go).
+func (in *instrumenter) hook(st ast.Statement, cached bool) ast.Statement {
 	switch st.(type) {
 	case *ast.FunctionDeclaration, *ast.EmptyStatement, *ast.BadStatement:
 		return nil
@@ -200,43 +280,18 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	}
 	in.d.stmts = append(in.d.stmts, info)
 	in.s.stmts = append(in.s.stmts, id)
-	member := func(name string) *ast.DotExpression {
-		return &ast.DotExpression{
-			Left:       &ast.Identifier{Name: hookName, Idx: idx},
-			Identifier: ast.Identifier{Name: unistring.String(name), Idx: idx},
-		}
-	}
-	num := func(n int) ast.Expression {
-		return &ast.NumberLiteral{Idx: idx, Literal: strconv.Itoa(n), Value: int64(n)}
-	}
-	call := func(name string, args ...ast.Expression) ast.Expression {
-		return &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
-	}
-	args := []ast.Expression{num(id)}
-	var back []ast.Expression
-	if in.fn != nil {
-		arr := &ast.ArrayLiteral{LeftBracket: idx, RightBracket: idx}
-		for i, l := range info.locals {
-			arr.Value = append(arr.Value, &ast.Identifier{Name: unistring.String(l.name), Idx: idx})
-			if !l.konst {
-				back = append(back, &ast.AssignExpression{
-					Operator: token.ASSIGN,
-					Left:     &ast.Identifier{Name: unistring.String(l.name), Idx: idx},
-					Right:    call("back", num(i), &ast.Identifier{Name: unistring.String(l.name), Idx: idx}),
-				})
-			}
-		}
-		args = append(args, arr)
-		if info.this {
-			args = append(args, &ast.ThisExpression{Idx: idx})
-		}
-	}
 	// `on && (hit(N, [a, b], this) && (a = back(0, a), b = back(1, b)))`:
 	// nested to the right, so that with the hooks off it is one test and
 	// one jump; the assignments store writes made while paused.
-	e := call("hit", args...)
-	if len(back) > 0 {
-		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
+	var e ast.Expression = in.hookExpr(idx, "hit", info.locals, in.num(idx, id))
+	if in.fn != nil {
+		e = in.writeBack(idx, e, info.locals)
 	}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+	flag := &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}
+	in.flagHook(flag, cached)
+	h := &ast.ExpressionStatement{Expression: flag}
+	if in.fn == nil && in.topHooks != nil {
+		in.topHooks[h] = true
+	}
+	return h
 }

@@ -24,6 +24,11 @@ func TestInstrument_Syntax(t *testing.T) {
 		`var o = { m() { return 3 }, get g() { return 4 } }; o.m() + o.g`,
 		`label1: { break label1; } 5`,
 		`try { throw 1 } catch { 2 } finally { 3 }`,
+		`var f = (n) => { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; }; f(10)`,
+		`class S { static { var s = 0; for (var i = 0; i < 4; i++) s += i; this.s = s; } } S.s`,
+		`function* g(n) { var i = 0; while (i < n) { i++; yield i; } } [...g(3)].join()`,
+		`function t(x) { var y = x; if (y) { throw y + 1; } } try { t(1) } catch (e) { e }`,
+		`function w(o) { with (o) { var k = 0; for (var i = 0; i < 3; i++) k += i; } return k; } w({})`,
 	}
 	for _, src := range srcs {
 		d := NewDebugger()

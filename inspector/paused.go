@@ -22,18 +22,27 @@ type pauseState struct {
 	stmt    int      // the statement paused at; -1 for a pause at a throw or an exception
 
 	// The paused statement's frame, for a hook that passed its locals.
-	locals   []local                  // the statement's locals, the order of values
-	readOnly bool                     // a pause at a throw: locals are not written back
-	scope    *goja.Object             // its locals by name: the "local" scope; evaluation and setVariableValue write here
-	objs     [scopeKinds]*goja.Object // the scope objects by kind (objs[scopeLocal] is scope); nil when empty
-	values   []goja.Value             // the locals as the hook passed them, to tell what changed
-	this     goja.Value               // nil when the hook passed none
+	frameVars
+
+	// The callers' frames whose last statement hook is known (callers.go),
+	// by index in frames; and the index in frames of each CDP call frame.
+	outer map[int]*frameVars
+	raw   []int
+}
+
+// frameVars are the scopes of one frame, made from what a hook passed.
+type frameVars struct {
+	locals []local                  // the statement's locals, the order of values
+	scope  *goja.Object             // its locals by name: the "local" scope; evaluation and setVariableValue write here
+	objs   [scopeKinds]*goja.Object // the scope objects by kind (objs[scopeLocal] is scope); nil when empty
+	values []goja.Value             // the locals as the hook passed them, to tell what changed
+	this   goja.Value               // nil when the hook passed none
 }
 
 // frameScope fills ps's scope from what a hook passed: arr, the values of
 // locals (an array; anything else when the hook is at the top level), and
 // thisv when hasThis.
-func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr, thisv goja.Value) {
+func (d *Debugger) frameScope(ps *frameVars, locals []local, hasThis bool, arr, thisv goja.Value) {
 	o, ok := arr.(*goja.Object)
 	if !ok {
 		return
@@ -64,7 +73,7 @@ func (d *Debugger) frameScope(ps *pauseState, locals []local, hasThis bool, arr,
 
 // chain returns the frame's scopes as Debugger.paused lists them, innermost
 // first: block (if any), local, closure (if any).
-func (ps *pauseState) chain() (kinds []scopeKind, objs []*goja.Object) {
+func (ps *frameVars) chain() (kinds []scopeKind, objs []*goja.Object) {
 	for _, k := range []scopeKind{scopeBlock, scopeLocal, scopeClosure} {
 		if ps.objs[k] != nil {
 			kinds, objs = append(kinds, k), append(objs, ps.objs[k])
@@ -75,7 +84,7 @@ func (ps *pauseState) chain() (kinds []scopeKind, objs []*goja.Object) {
 
 // scopesValue is the frame's scope objects as a JavaScript array, innermost
 // first, for evalIn.
-func (d *Debugger) scopesValue(ps *pauseState) goja.Value {
+func (d *Debugger) scopesValue(ps *frameVars) goja.Value {
 	_, objs := ps.chain()
 	vals := make([]any, len(objs))
 	for i, o := range objs {
@@ -160,15 +169,19 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 		if len(p.CallFrames) == 0 && ps.at != nil && ps.at.ScriptID == sc.id {
 			cf.Location = *ps.at
 		}
-		if len(p.CallFrames) == 0 && ps.scope != nil { // the paused statement's own frame
-			kinds, objs := ps.chain()
+		fv := &ps.frameVars // the paused statement's own frame, or a caller's as its last hook saw it
+		if len(p.CallFrames) > 0 {
+			fv = ps.outer[i]
+		}
+		if fv != nil && fv.scope != nil {
+			kinds, objs := fv.chain()
 			chain := make([]scopeDesc, 0, len(kinds)+1)
 			for i, k := range kinds {
 				chain = append(chain, scopeDesc{Type: scopeTypes[k], Object: c.remote(objs[i], backtraceGroup)})
 			}
 			cf.ScopeChain = append(chain, cf.ScopeChain...)
-			if ps.this != nil {
-				cf.This = c.remote(ps.this, backtraceGroup)
+			if fv.this != nil {
+				cf.This = c.remote(fv.this, backtraceGroup)
 			}
 		}
 		p.CallFrames = append(p.CallFrames, cf)

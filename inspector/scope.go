@@ -24,6 +24,11 @@ type fnScope struct {
 	inParams bool    // the parameter list is being walked (default values, destructuring defaults)
 	closure  []local // enclosing functions' variables, none of them declared anywhere in this function
 	id       int     // the function's number in its Debugger (stmtInfo.fn)
+
+	// The `flag && hit(…)` expressions of the statement hooks, by kind of
+	// flag (frameflag.go).
+	cachedHooks, freshHooks []*ast.BinaryExpression
+	throwTemp               bool // a throw statement uses the var throwTempName
 }
 
 // bindingNames appends the simple identifiers bound by bs.

@@ -77,6 +77,7 @@ type throwInfo struct {
 	line, col int  // 0-based, as in stmtInfo
 	caught    bool // lexically inside the block of a try with a catch clause, in the same function
 	async     bool // in an async function: uncaught, it rejects the function's promise
+	inFn      bool // in a function: the hook gets locals and reports whether they were written
 	locals    []local
 	this      bool
 }
@@ -139,8 +140,11 @@ func (d *Debugger) newScript(url, source string) *script {
 // error nothing of sc is kept. skip, if not nil, names the statements that
 // get no hook.
 func (d *Debugger) instrument(sc *script, prg *ast.Program, strict bool, skip func(ast.Statement) bool) (*goja.Program, error) {
-	in := instrumenter{d: d, s: sc, prg: prg, skip: skip}
+	in := instrumenter{d: d, s: sc, prg: prg, skip: skip, topHooks: make(map[ast.Statement]bool)}
 	in.walk(prg)
+	if !sc.module {
+		in.guardTop(prg)
+	}
 	p, err := goja.CompileAST(prg, strict)
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]

@@ -33,6 +33,8 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	if id < 0 || id >= len(d.stmts) {
 		return goja.Undefined()
 	}
+	depth := d.callDepth()
+	d.record(depth, id, call.Argument(1), call.Argument(2))
 	var hits []string
 	var ps *pauseState
 	if d.active {
@@ -44,7 +46,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 			if bp.cond != "" {
 				if ps == nil {
 					ps = &pauseState{reason: "other", stmt: id}
-					d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+					d.frameScope(&ps.frameVars, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 				}
 				if !d.condition(ps, bp.cond) {
 					continue
@@ -55,7 +57,6 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	}
 	pause := len(hits) > 0 || d.next || d.stmts[id].debugger || (d.awaitFn != 0 && d.stmts[id].fn == d.awaitFn)
 	if !pause && d.stepping != stepNone {
-		depth := d.callDepth()
 		switch d.stepping {
 		case stepInto:
 			pause = true
@@ -70,13 +71,19 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 	}
 	if ps == nil {
 		ps = &pauseState{reason: "other", stmt: id}
-		d.frameScope(ps, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
+		d.frameScope(&ps.frameVars, d.stmts[id].locals, d.stmts[id].this, call.Argument(1), call.Argument(2))
 	}
 	if d.next && len(hits) == 0 && d.nextWhy != "" {
 		ps.reason = d.nextWhy
 	}
 	ps.hits = hits
 	d.pause(ps)
+	return d.rt.ToValue(d.collectWritten(ps))
+}
+
+// collectWritten records, for back, the locals of ps's frame that were
+// changed while paused, and reports whether there are any.
+func (d *Debugger) collectWritten(ps *pauseState) bool {
 	d.written = d.written[:0]
 	if ps.scope != nil {
 		for i, l := range ps.locals {
@@ -85,7 +92,7 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 			}
 		}
 	}
-	return d.rt.ToValue(len(d.written) > 0)
+	return len(d.written) > 0
 }
 
 // A written local is one changed while paused, for back to store.
@@ -109,26 +116,35 @@ func (d *Debugger) back(call goja.FunctionCall) goja.Value {
 	return call.Argument(1)
 }
 
-// thrown is the hook of throw statement id: it returns the thrown value,
-// after pausing with reason "exception" when setPauseOnExceptions asks for
-// it. Whether the throw is caught is judged statically (throwInfo.caught).
+// thrown is the hook of throw statement id: it pauses with reason
+// "exception" when setPauseOnExceptions asks for it. Whether the throw is
+// caught is judged statically (throwInfo.caught). At the top level it
+// returns the thrown value; in a function, whether locals were written while
+// paused (the statement then stores them with back before it throws).
 func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	v := call.Argument(1)
 	d.seenExc = v
-	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" || d.skipAll || d.quiet {
-		return v
-	}
 	id := int(call.Argument(0).ToInteger())
 	if id < 0 || id >= len(d.throws) {
 		return v
 	}
-	caught := d.throws[id].caught
-	if d.onThrow == "all" || (d.onThrow == "caught") == caught {
-		ps := &pauseState{reason: exceptionReason(d.throws[id]), data: v, readOnly: true, stmt: -1}
-		d.frameScope(ps, d.throws[id].locals, d.throws[id].this, call.Argument(2), call.Argument(3))
-		d.pause(ps)
+	t := d.throws[id]
+	ret := func(written bool) goja.Value {
+		if t.inFn {
+			return d.rt.ToValue(written)
+		}
+		return v
 	}
-	return v
+	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" || d.skipAll || d.quiet {
+		return ret(false)
+	}
+	if d.onThrow == "all" || (d.onThrow == "caught") == t.caught {
+		ps := &pauseState{reason: exceptionReason(t), data: v, stmt: -1}
+		d.frameScope(&ps.frameVars, t.locals, t.this, call.Argument(2), call.Argument(3))
+		d.pause(ps)
+		return ret(d.collectWritten(ps))
+	}
+	return ret(false)
 }
 
 // raised is the hook of raise site id: a function's guard, which sees every
@@ -138,7 +154,9 @@ func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 // call of a non-function, JSON.parse) — pauses with reason "exception" when
 // setPauseOnExceptions asks for it: at a guard it counts as uncaught (nothing
 // in its function caught it), at a catch clause as caught. The pause reports
-// frame 0 at the place the error was raised, read from its stack.
+// frame 0 at the place the error was raised, read from its stack. It reports
+// whether locals were written while paused (the hook then stores them with
+// back).
 func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	v := call.Argument(1)
 	if seen := d.seenExc; seen != nil && v.SameAs(seen) {
@@ -154,11 +172,37 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	}
 	site := d.raises[id]
 	if d.onThrow == "all" || (d.onThrow == "caught") == site.caught {
-		ps := &pauseState{reason: exceptionReason(site), data: v, readOnly: true, at: d.raisedAt(v), stmt: -1}
-		d.frameScope(ps, site.locals, site.this, call.Argument(2), call.Argument(3))
+		ps := &pauseState{reason: exceptionReason(site), data: v, at: d.raisedAt(v), stmt: -1}
+		d.frameScope(&ps.frameVars, site.locals, site.this, call.Argument(2), call.Argument(3))
 		d.pause(ps)
+		return d.rt.ToValue(d.collectWritten(ps))
 	}
 	return goja.Undefined()
+}
+
+// Rejected tells the debugger that promise p was rejected with no handler
+// (goja.PromiseRejectionReject of the realm's rejection tracker, which the
+// target forwards here): synchronously, on the target's thread, inside the
+// reject call. When setPauseOnExceptions asks for uncaught exceptions it
+// pauses there with reason "promiseRejection" and the reason as data, as V8
+// does for Promise.reject() and an executor's reject(): frame 0 is the
+// function that called reject, its scopes the global one. A rejection with
+// an exception a hook already saw (an async function's throw, a throwing
+// then callback) pauses no second time.
+func (d *Debugger) Rejected(p *goja.Promise) {
+	if p == nil || d.rt == nil || d.paused != nil || len(d.sessions) == 0 || d.skipAll || d.quiet ||
+		(d.onThrow != "all" && d.onThrow != "uncaught") {
+		return
+	}
+	v := p.Result()
+	if v == nil {
+		v = goja.Undefined()
+	}
+	if seen := d.seenExc; seen != nil && v.SameAs(seen) {
+		return
+	}
+	d.seenExc = v
+	d.pause(&pauseState{reason: "promiseRejection", data: v, stmt: -1})
 }
 
 // raisedAt returns where error v was raised, from its stack: the first
@@ -202,6 +246,7 @@ func (d *Debugger) pause(ps *pauseState) {
 	ps.seq = d.pauseSeq
 	ps.frames = d.rt.CaptureCallStack(0, nil)
 	ps.depth = len(ps.frames)
+	d.outerFrames(ps)
 	if ps.hits == nil {
 		ps.hits = []string{}
 	}

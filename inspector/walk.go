@@ -18,6 +18,9 @@ type instrumenter struct {
 	derived bool     // inside a class with an extends clause
 	ctor    bool     // the next function is the constructor of a derived class (no `this` before super())
 	hoisted bool     // the next function is a function declaration (it may run before its enclosing lets)
+	clean   bool     // inside a call-free statement entered with a valid frame flag: hooks may be cached (frameflag.go)
+
+	topHooks map[ast.Statement]bool // the statement hooks outside any function, for guardTop
 
 	// skip is nil, or reports the statements that get no hook: code a
 	// module transform generated (modules.go).
@@ -34,12 +37,12 @@ func (in *instrumenter) walk(n ast.Node) {
 	switch n.(type) {
 	case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral, *ast.ClassStaticBlock:
 		// A try outside does not catch in here.
-		saved, savedFn := in.try, in.fn
-		in.try = 0
+		saved, savedFn, savedClean := in.try, in.fn, in.clean
+		in.try, in.clean = 0, false
 		if _, ok := n.(*ast.ClassLiteral); !ok {
 			in.fn = in.enter(n)
 		}
-		defer func() { in.try, in.fn = saved, savedFn }()
+		defer func() { in.try, in.fn, in.clean = saved, savedFn, savedClean }()
 	}
 	_, labelled := n.(*ast.LabelledStatement)
 	var tryBody, params ast.Node // the children walked with in.try or in.fn.inParams set
@@ -97,7 +100,7 @@ func (in *instrumenter) walk(n ast.Node) {
 		if c.Slot != nil && !labelled {
 			if _, block := (*c.Slot).(*ast.BlockStatement); !block {
 				st := *c.Slot
-				if h := in.hook(st); h != nil {
+				if h := in.hook(st, in.clean); h != nil {
 					*c.Slot = &ast.BlockStatement{LeftBrace: st.Idx0(), List: []ast.Statement{h, st}, RightBrace: st.Idx0()}
 				}
 			}
@@ -110,12 +113,16 @@ func (in *instrumenter) walk(n ast.Node) {
 		}
 	case *ast.FunctionLiteral:
 		in.guard(n.Body)
+		finishFunction(in.fn, &n.DeclarationList, n)
 	case *ast.ArrowFunctionLiteral:
 		if body, ok := n.Body.(*ast.BlockStatement); ok {
 			in.guard(body)
 		} else if eb, ok := n.Body.(*ast.ExpressionBody); ok && eb.Expression != nil {
 			in.concise(n, eb.Expression)
 		}
+		finishFunction(in.fn, &n.DeclarationList, n)
+	case *ast.ClassStaticBlock:
+		finishFunction(in.fn, &n.DeclarationList, n)
 	case *ast.CatchStatement:
 		in.catchHook(n)
 	}
@@ -134,10 +141,14 @@ func forDeclared(into ast.ForInto) []local {
 
 // list walks stmts and returns them with a hook before each statement that
 // gets one. The leading directives ("use strict") stay first. A let, const
-// or class declaration makes its names visible to the hooks after it.
+// or class declaration makes its names visible to the hooks after it. The
+// hooks of a function's statements test its frame flag where it is valid
+// (frameflag.go): dirty is true where a call may have run since the last
+// refreshing hook, as at the start of a list outside a call-free statement.
 func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(stmts))
 	prologue := true
+	dirty := !in.clean
 	kind := scopeLocal
 	if in.fn != nil {
 		n := len(in.fn.names)
@@ -157,10 +168,21 @@ func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 			}
 			prologue = false
 		}
-		if h := in.hook(st); h != nil {
+		cached := in.clean || !dirty
+		h := in.hook(st, cached)
+		if h != nil {
 			out = append(out, h)
+			dirty = false
 		}
-		in.walk(st)
+		free := in.fn != nil && callFree(st)
+		if free && !dirty && !in.clean {
+			in.clean = true
+			in.walk(st)
+			in.clean = false
+		} else {
+			in.walk(st)
+		}
+		dirty = dirty || !free
 		out = append(out, st)
 		if in.fn != nil {
 			switch d := st.(type) {

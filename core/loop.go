@@ -140,6 +140,9 @@ func (w *Worker) trackRejection(p *goja.Promise, op goja.PromiseRejectionOperati
 	switch op {
 	case goja.PromiseRejectionReject:
 		w.rejections = append(w.rejections, p)
+		if w.dbg != nil {
+			w.dbg.Rejected(p) // a promiseRejection pause, as V8's for Promise.reject() and reject()
+		}
 	case goja.PromiseRejectionHandle:
 		for i, q := range w.rejections {
 			if q == p {

@@ -36,33 +36,52 @@ type compiled struct {
 }
 
 // compileModule transforms, parses and compiles the module path with its
-// source. With inst nil the result comes from, and goes to, the process-wide
-// cache. Failures are *Error.
-func compileModule(path, source string, inst Instrumenter) (*compiled, error) {
+// source, in format (FormatModule or FormatCommonJS). With inst nil the
+// result comes from, and goes to, the process-wide cache. Failures are
+// *Error.
+func compileModule(path, source string, format Format, inst Instrumenter) (*compiled, error) {
 	if inst == nil {
-		if c := cache.get(path, source); c != nil {
+		if c := cache.get(path, source, format); c != nil {
 			return c, nil
 		}
 	}
-	code, sm, err := transform(path, source)
-	if err != nil {
-		return nil, err
+	var (
+		code, head string
+		pm         *posMap
+	)
+	if format == FormatCommonJS {
+		head = cjsHead
+		var err error
+		if code, pm, err = cjsCode(path, source); err != nil {
+			return nil, err
+		}
+	} else {
+		head = wrapperHead
+		var sm []byte
+		var err error
+		if code, sm, err = transform(path, source); err != nil {
+			return nil, err
+		}
+		if pm, err = decodeMap(sm); err != nil {
+			return nil, &Error{Name: "Error", Message: err.Error(), Path: path, Err: err}
+		}
 	}
-	pm, err := decodeMap(sm)
-	if err != nil {
-		return nil, &Error{Name: "Error", Message: err.Error(), Path: path, Err: err}
-	}
-	wrapped := wrapperHead + code + wrapperTail
-	r := rewriter{pm: pm, gen: newLineIndex(wrapped), orig: newLineIndex(source), wrapped: wrapped,
+	wrapped := head + code + wrapperTail
+	r := rewriter{pm: pm, shift: len(head), gen: newLineIndex(wrapped), orig: newLineIndex(source), wrapped: wrapped,
 		seen: make(map[seenKey]bool), sentinel: file.Idx(1 + len(source))}
 	prg, err := parser.ParseFile(nil, path, wrapped, 0, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, r.parseError(path, err)
 	}
-	r.findPrologue(prg)
+	if format != FormatCommonJS {
+		r.findPrologue(prg)
+	}
 	r.walk(reflect.ValueOf(prg), 0, false)
 	prg.File = file.NewFile(path, source, 1)
-	c := &compiled{path: path, imports: r.imports, size: len(source)}
+	c := &compiled{path: path, size: len(source)}
+	if format != FormatCommonJS {
+		c.imports = r.imports // a CommonJS module's require calls load when they run
+	}
 	if inst != nil {
 		c.prg, err = inst(path, source, prg, r.skip)
 	} else {
@@ -72,7 +91,7 @@ func compileModule(path, source string, inst Instrumenter) (*compiled, error) {
 		return nil, compileError(path, err)
 	}
 	if inst == nil {
-		cache.put(path, source, c)
+		cache.put(path, source, format, c)
 	}
 	return c, nil
 }
@@ -121,7 +140,8 @@ func compileError(path string, err error) *Error {
 // whatever is there — also the statements it adds itself, which take the
 // positions of what they instrument.
 type rewriter struct {
-	pm        *posMap
+	pm        *posMap // nil: the wrapped text is head + source + tail
+	shift     int     // with pm nil, the length of the head
 	gen, orig *lineIndex
 	wrapped   string
 	seen      map[seenKey]bool
@@ -202,6 +222,9 @@ var (
 // verbatim the column is exact; elsewhere it is the segment's start. Code
 // esbuild generated before any mapping goes to offset 0.
 func (r *rewriter) originalOffset(off int) int {
+	if r.pm == nil {
+		return min(max(off-r.shift, 0), len(r.orig.src))
+	}
 	line, col := r.gen.position(off)
 	seg, ok := r.pm.nearest(line-1, col)
 	if !ok {

@@ -265,15 +265,15 @@ func TestRealm_LoaderFailures(t *testing.T) {
 func TestCache_SharesPrograms(t *testing.T) {
 	ResetCache()
 	src := `export const v = 1;`
-	a, err := compileModule("/c/x.js", src, nil)
+	a, err := compileModule("/c/x.js", src, FormatModule, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := compileModule("/c/x.js", src, nil)
+	b, err := compileModule("/c/x.js", src, FormatModule, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := compileModule("/c/x.js", src+" ", nil)
+	c, err := compileModule("/c/x.js", src+" ", FormatModule, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,9 +49,14 @@ func transform(p, source string) (code string, sourceMap []byte, err error) {
 		input += "\nexport {};\n"
 	}
 	res := api.Transform(input, api.TransformOptions{
-		Loader:     loader,
-		Format:     api.FormatCommonJS,
-		Sourcefile: p,
+		Loader: loader,
+		Format: api.FormatCommonJS,
+		// A neutral name: esbuild takes a .mjs or .mts source file for
+		// Node's interop mode, where every import's default is the whole
+		// module (right for CommonJS, wrong for ES modules). The realm
+		// gives CommonJS dependencies a namespace whose default is
+		// module.exports instead (cjsView), so one mode serves both.
+		Sourcefile: esbuildName(p),
 		Sourcemap:  api.SourceMapExternal,
 		Target:     api.ES2022,
 		// goja parses neither import() nor async iteration: esbuild
@@ -72,6 +77,19 @@ func transform(p, source string) (code string, sourceMap []byte, err error) {
 		return "", nil, esbuildError(p, res.Errors[0])
 	}
 	return string(res.Code), res.Map, nil
+}
+
+// esbuildName is the file name esbuild is told: p with .mjs/.mts/.cjs/.cts
+// changed to .js/.ts, which carry no module type of their own.
+func esbuildName(p string) string {
+	ext := path.Ext(p)
+	switch strings.ToLower(ext) {
+	case ".mjs", ".cjs":
+		return strings.TrimSuffix(p, ext) + ".js"
+	case ".mts", ".cts":
+		return strings.TrimSuffix(p, ext) + ".ts"
+	}
+	return p
 }
 
 // esbuildError converts esbuild's first error into a SyntaxError at its

@@ -1,0 +1,324 @@
+package modules
+
+import (
+	"strconv"
+	"strings"
+)
+
+// The names an ES module may import from a CommonJS module besides its
+// default (module.exports) are those Node's cjs-module-lexer finds in the
+// source without running it. cjsNames finds the same common forms:
+//
+//	exports.a = …            module.exports.a = …       exports['a'] = …
+//	Object.defineProperty(exports, 'a', …)     (also of module.exports)
+//	module.exports = { a, b: …, 'c': …, ...require('./x') }
+//	module.exports = require('./x')            (a re-export: x's names too)
+//
+// It is a lexer, not a parser: strings, templates, comments and regular
+// expressions are skipped, so names inside them are never taken.
+
+// A token of the lexer: an identifier or keyword, a string literal (str
+// holds its value), or one punctuator character.
+type token struct {
+	kind byte // 'i' identifier, 's' string, 'p' punctuator
+	text string
+	str  string
+}
+
+// lex splits src into tokens. Template literals and regular expressions
+// become a single 's' token with no value; numbers become 'i' tokens.
+func lex(src string) []token {
+	var out []token
+	i, n := 0, len(src)
+	regexOK := func() bool { // can a '/' here start a regular expression?
+		if len(out) == 0 {
+			return true
+		}
+		t := out[len(out)-1]
+		switch t.kind {
+		case 's':
+			return false
+		case 'i':
+			switch t.text {
+			case "return", "typeof", "instanceof", "in", "of", "new", "delete", "void", "throw", "case", "do", "else", "yield", "await":
+				return true
+			}
+			return false
+		}
+		return t.text != ")" && t.text != "]" && t.text != "}"
+	}
+	for i < n {
+		c := src[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			i++
+		case c == '/' && i+1 < n && src[i+1] == '/':
+			for i < n && src[i] != '\n' {
+				i++
+			}
+		case c == '/' && i+1 < n && src[i+1] == '*':
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				return out
+			}
+			i += end + 4
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < n && src[j] != c && src[j] != '\n' {
+				if src[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			raw := src[i:min(j+1, n)]
+			v, err := strconv.Unquote(`"` + strings.ReplaceAll(raw[1:max(1, len(raw)-1)], `"`, `\"`) + `"`)
+			if err != nil {
+				v = raw[1:max(1, len(raw)-1)]
+			}
+			out = append(out, token{kind: 's', text: raw, str: v})
+			i = j + 1
+		case c == '`':
+			i = skipTemplate(src, i+1)
+			out = append(out, token{kind: 's', text: "`"})
+		case c == '/' && regexOK():
+			j, inClass := i+1, false
+			for j < n && src[j] != '\n' {
+				if src[j] == '\\' {
+					j += 2
+					continue
+				}
+				if src[j] == '[' {
+					inClass = true
+				} else if src[j] == ']' {
+					inClass = false
+				} else if src[j] == '/' && !inClass {
+					break
+				}
+				j++
+			}
+			j++
+			for j < n && isIdentChar(src[j]) {
+				j++
+			}
+			out = append(out, token{kind: 's', text: "/"})
+			i = j
+		case isIdentChar(c) || c >= 0x80:
+			j := i
+			for j < n && (isIdentChar(src[j]) || src[j] >= 0x80) {
+				j++
+			}
+			out = append(out, token{kind: 'i', text: src[i:j]})
+			i = j
+		case c == '.' && i+2 < n && src[i+1] == '.' && src[i+2] == '.':
+			out = append(out, token{kind: 'p', text: "..."})
+			i += 3
+		case c == '=' && i+1 < n && (src[i+1] == '=' || src[i+1] == '>'):
+			out = append(out, token{kind: 'p', text: src[i : i+2]})
+			i += 2
+		default:
+			out = append(out, token{kind: 'p', text: string(c)})
+			i++
+		}
+	}
+	return out
+}
+
+// skipTemplate returns the offset after the template literal whose body
+// starts at i, nested substitutions included.
+func skipTemplate(src string, i int) int {
+	for i < len(src) {
+		switch src[i] {
+		case '\\':
+			i += 2
+		case '`':
+			return i + 1
+		case '$':
+			if i+1 < len(src) && src[i+1] == '{' {
+				depth := 1
+				i += 2
+				for i < len(src) && depth > 0 {
+					switch src[i] {
+					case '{':
+						depth++
+					case '}':
+						depth--
+					case '`':
+						i = skipTemplate(src, i+1) - 1
+					case '\'', '"':
+						q := src[i]
+						for i++; i < len(src) && src[i] != q; i++ {
+							if src[i] == '\\' {
+								i++
+							}
+						}
+					}
+					i++
+				}
+				continue
+			}
+			i++
+		default:
+			i++
+		}
+	}
+	return i
+}
+
+func isIdentChar(c byte) bool {
+	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// cjsNames returns the export names found in a CommonJS source and the
+// specifiers it re-exports (module.exports = require(…), or a spread of
+// one in an object literal assigned to module.exports).
+func cjsNames(src string) (names, reexports []string) {
+	t := lex(src)
+	seen := map[string]bool{}
+	add := func(s string) {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			names = append(names, s)
+		}
+	}
+	is := func(i int, text string) bool { return i >= 0 && i < len(t) && t[i].kind != 's' && t[i].text == text }
+	isStr := func(i int) bool { return i < len(t) && t[i].kind == 's' && t[i].text != "`" && t[i].text != "/" }
+	// exportsAt reports whether t[i:] is `exports` or `module.exports`, not
+	// a property of something else, and returns the index after it.
+	exportsAt := func(i int) (int, bool) {
+		if is(i-1, ".") {
+			return 0, false
+		}
+		if is(i, "exports") {
+			return i + 1, true
+		}
+		if is(i, "module") && is(i+1, ".") && is(i+2, "exports") {
+			return i + 3, true
+		}
+		return 0, false
+	}
+	requireCall := func(i int) (string, int, bool) { // require('x')
+		if is(i, "require") && is(i+1, "(") && isStr(i+2) && is(i+3, ")") {
+			return t[i+2].str, i + 4, true
+		}
+		return "", 0, false
+	}
+	for i := 0; i < len(t); i++ {
+		if is(i, "Object") && is(i+1, ".") && is(i+2, "defineProperty") && is(i+3, "(") {
+			if j, ok := exportsAt(i + 4); ok && is(j, ",") && isStr(j+1) {
+				add(t[j+1].str)
+			}
+			continue
+		}
+		j, ok := exportsAt(i)
+		if !ok {
+			continue
+		}
+		switch {
+		case is(j, ".") && j+1 < len(t) && t[j+1].kind == 'i' && is(j+2, "="):
+			add(t[j+1].text)
+		case is(j, "[") && isStr(j+1) && is(j+2, "]") && is(j+3, "="):
+			add(t[j+1].str)
+		case is(j, "=") && j == i+3: // module.exports = …
+			if spec, _, ok := requireCall(j + 1); ok {
+				reexports = append(reexports, spec)
+			} else if is(j+1, "{") {
+				objectNames(t, j+2, add, func(s string) { reexports = append(reexports, s) }, requireCall)
+			}
+		}
+	}
+	return names, reexports
+}
+
+// objectNames reads the keys of the object literal whose first token is
+// t[i], up to the first entry that is not a plain key (as the lexer Node
+// uses stops there too).
+func objectNames(t []token, i int, add, reexport func(string), requireCall func(int) (string, int, bool)) {
+	for i < len(t) {
+		switch {
+		case t[i].kind == 'i' || t[i].kind == 's' && t[i].text != "`" && t[i].text != "/":
+			name := t[i].text
+			if t[i].kind == 's' {
+				name = t[i].str
+			}
+			if i+1 < len(t) && (t[i+1].text == "," || t[i+1].text == "}") && t[i].kind == 'i' {
+				add(name)
+				i++
+			} else if i+1 < len(t) && t[i+1].text == ":" {
+				add(name)
+				// skip the value: up to the next ',' or '}' at this depth
+				depth := 0
+				for i += 2; i < len(t); i++ {
+					s := t[i].text
+					if t[i].kind == 'p' {
+						if s == "(" || s == "[" || s == "{" {
+							depth++
+						} else if s == ")" || s == "]" || s == "}" {
+							if depth == 0 {
+								break
+							}
+							depth--
+						} else if s == "," && depth == 0 {
+							break
+						}
+					}
+				}
+			} else {
+				return
+			}
+		case t[i].text == "...":
+			spec, j, ok := requireCall(i + 1)
+			if !ok {
+				return
+			}
+			reexport(spec)
+			i = j
+		default:
+			return
+		}
+		if i < len(t) && t[i].text == "," {
+			i++
+			continue
+		}
+		return
+	}
+}
+
+// hasModuleSyntax reports whether src has ES module syntax: an import or
+// export declaration at the top level, or import.meta. Node 22 runs a .js
+// file with no package.json "type" as an ES module then.
+func hasModuleSyntax(src string) bool {
+	t := lex(src)
+	depth := 0
+	for i, tk := range t {
+		if tk.kind == 'p' {
+			switch tk.text {
+			case "{", "(", "[":
+				depth++
+			case "}", ")", "]":
+				depth--
+			}
+			continue
+		}
+		if tk.kind != 'i' || i > 0 && t[i-1].text == "." {
+			continue
+		}
+		next := ""
+		if i+1 < len(t) {
+			next = t[i+1].text
+			if t[i+1].kind == 's' {
+				next = "'"
+			}
+		}
+		switch {
+		case tk.text == "import" && next == "." && i+2 < len(t) && t[i+2].text == "meta":
+			return true
+		case depth == 0 && tk.text == "import" && next != "(" && next != "." && next != "":
+			return true
+		case depth == 0 && tk.text == "export" && (next == "{" || next == "*" || next == "default" ||
+			next == "const" || next == "let" || next == "var" || next == "function" || next == "class" ||
+			next == "async"):
+			return true
+		}
+	}
+	return false
+}

@@ -69,7 +69,13 @@ func (w *Worker) runModules() bool {
 		if w.dbg != nil {
 			opts.Instrument = w.dbg.CompileModule
 		}
-		w.entry.realm = modules.NewRealm(w.rt, opts)
+		if mr, ok := w.ext.(interface {
+			ModuleRealm(modules.Options) *modules.Realm
+		}); ok {
+			w.entry.realm = mr.ModuleRealm(opts) // the Node layer's one map for require and import
+		} else {
+			w.entry.realm = modules.NewRealm(w.rt, opts)
+		}
 		err := w.entry.realm.Run(w.entry.path, w.entry.source)
 		switch {
 		case err == nil:

@@ -16,6 +16,7 @@ import (
 var builtins = map[string]func(n *nodeState) *goja.Object{
 	"worker_threads": func(n *nodeState) *goja.Object { return n.threadsModule() },
 	"url":            func(n *nodeState) *goja.Object { return web.URLExports(n.r.Runtime()) },
+	"module":         func(n *nodeState) *goja.Object { return n.moduleModule() },
 }
 
 // builtinNames returns the names of the built-in modules, sorted.

@@ -12,6 +12,7 @@ import (
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/internal/stackpos"
+	"github.com/jsworker/jsworker/modules"
 )
 
 // Node-style workers: the main program (program.go) and the workers that worker_threads creates (child.go). They
@@ -59,6 +60,10 @@ type nodeState struct {
 	wt         *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+
+	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
+	resolver     *modules.Resolver // Node's resolution, with its package.json cache
+	builtinNames []string          // builtinNames(), for the module "module"
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.
@@ -80,6 +85,7 @@ func (n *nodeState) Setup(w *core.Worker, rt *goja.Runtime) error {
 		_ = g.Delete(name)
 	}
 	n.r = w.Realm()
+	n.builtinNames = builtinNames()
 	var err error
 	if ex := rt.Try(func() { err = n.install(rt) }); ex != nil {
 		return ex

@@ -15,9 +15,9 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
-	"github.com/jsworker/jsworker/node"
 	"github.com/jsworker/jsworker/inspector/devtools"
 	"github.com/jsworker/jsworker/internal/workertargets"
+	"github.com/jsworker/jsworker/node"
 )
 
 // run is the whole command: argv is os.Args; it returns the exit code.
@@ -60,7 +60,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 			return exitUncaught
 		}
 		po.Filename, po.Source = path, string(src)
-		po.Module = isModule(path)
+		po.Module = node.IsModuleFile(path, po.Source)
 		po.Argv = append([]string{exe, path}, c.args...)
 	case "eval":
 		po.Filename, po.Source = "[eval]", c.target

@@ -24,9 +24,18 @@ func (r *Realm) Require(referrer string) *goja.Object {
 	return r.cjsRequire(referrer, nil)
 }
 
-// SetMain sets require.main of every require function made from now on
-// (Node's entry module object).
-func (r *Realm) SetMain(module goja.Value) { r.main = module }
+// SetMain makes module (a CommonJS module object) the entry module at
+// path, which runs outside the map (Node's main script): require.main of
+// every require function made from now on, in require.cache, and what a
+// require of path gives (its module.exports as they are: Node's cycles).
+func (r *Realm) SetMain(path string, module *goja.Object) {
+	r.main = module
+	if path == "" || r.mods[path] != nil {
+		return
+	}
+	r.mods[path] = &record{path: path, format: FormatCommonJS, state: evaluating, module: module, deps: map[string]dep{}}
+	_ = r.cacheObject().Set(path, module)
+}
 
 // cacheObject returns require.cache, made on first use.
 func (r *Realm) cacheObject() *goja.Object {

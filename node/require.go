@@ -26,7 +26,9 @@ func (n *nodeState) installRequire() error {
 	get := func() *goja.Object {
 		if req == nil {
 			mr := n.moduleRealm()
-			mr.SetMain(module)
+			if !strings.HasPrefix(n.filename, "[") {
+				mr.SetMain(n.filename, module)
+			}
 			req = mr.Require(n.referrer())
 		}
 		return req

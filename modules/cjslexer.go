@@ -17,9 +17,9 @@ import (
 // It is a lexer, not a parser: strings, templates, comments and regular
 // expressions are skipped, so names inside them are never taken.
 
-// A token of the lexer: an identifier or keyword, a string literal (str
+// A lexToken is one token of the lexer: an identifier or keyword, a string literal (str
 // holds its value), or one punctuator character.
-type token struct {
+type lexToken struct {
 	kind byte // 'i' identifier, 's' string, 'p' punctuator
 	text string
 	str  string
@@ -27,8 +27,8 @@ type token struct {
 
 // lex splits src into tokens. Template literals and regular expressions
 // become a single 's' token with no value; numbers become 'i' tokens.
-func lex(src string) []token {
-	var out []token
+func lex(src string) []lexToken {
+	var out []lexToken
 	i, n := 0, len(src)
 	regexOK := func() bool { // can a '/' here start a regular expression?
 		if len(out) == 0 {
@@ -75,11 +75,11 @@ func lex(src string) []token {
 			if err != nil {
 				v = raw[1:max(1, len(raw)-1)]
 			}
-			out = append(out, token{kind: 's', text: raw, str: v})
+			out = append(out, lexToken{kind: 's', text: raw, str: v})
 			i = j + 1
 		case c == '`':
 			i = skipTemplate(src, i+1)
-			out = append(out, token{kind: 's', text: "`"})
+			out = append(out, lexToken{kind: 's', text: "`"})
 		case c == '/' && regexOK():
 			j, inClass := i+1, false
 			for j < n && src[j] != '\n' {
@@ -100,23 +100,23 @@ func lex(src string) []token {
 			for j < n && isIdentChar(src[j]) {
 				j++
 			}
-			out = append(out, token{kind: 's', text: "/"})
+			out = append(out, lexToken{kind: 's', text: "/"})
 			i = j
 		case isIdentChar(c) || c >= 0x80:
 			j := i
 			for j < n && (isIdentChar(src[j]) || src[j] >= 0x80) {
 				j++
 			}
-			out = append(out, token{kind: 'i', text: src[i:j]})
+			out = append(out, lexToken{kind: 'i', text: src[i:j]})
 			i = j
 		case c == '.' && i+2 < n && src[i+1] == '.' && src[i+2] == '.':
-			out = append(out, token{kind: 'p', text: "..."})
+			out = append(out, lexToken{kind: 'p', text: "..."})
 			i += 3
 		case c == '=' && i+1 < n && (src[i+1] == '=' || src[i+1] == '>'):
-			out = append(out, token{kind: 'p', text: src[i : i+2]})
+			out = append(out, lexToken{kind: 'p', text: src[i : i+2]})
 			i += 2
 		default:
-			out = append(out, token{kind: 'p', text: string(c)})
+			out = append(out, lexToken{kind: 'p', text: string(c)})
 			i++
 		}
 	}
@@ -232,7 +232,7 @@ func cjsNames(src string) (names, reexports []string) {
 // objectNames reads the keys of the object literal whose first token is
 // t[i], up to the first entry that is not a plain key (as the lexer Node
 // uses stops there too).
-func objectNames(t []token, i int, add, reexport func(string), requireCall func(int) (string, int, bool)) {
+func objectNames(t []lexToken, i int, add, reexport func(string), requireCall func(int) (string, int, bool)) {
 	for i < len(t) {
 		switch {
 		case t[i].kind == 'i' || t[i].kind == 's' && t[i].text != "`" && t[i].text != "/":

@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
 )
 
 // An Instrumenter compiles one module for a debugger instead of
@@ -32,7 +33,8 @@ type compiled struct {
 	path    string
 	prg     *goja.Program // evaluates to the wrapper function
 	imports []staticImport
-	size    int // bytes of source, for the cache's budget
+	size    int  // bytes of source, for the cache's budget
+	async   bool // it has top-level await: its wrapper is an async function
 }
 
 // compileModule transforms, parses and compiles the module path with its
@@ -48,6 +50,7 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 	var (
 		code, head string
 		pm         *posMap
+		awaits     []int
 	)
 	if format == FormatCommonJS {
 		head = cjsHead
@@ -59,7 +62,7 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 		head = wrapperHead
 		var sm []byte
 		var err error
-		if code, sm, err = transform(path, source); err != nil {
+		if code, sm, awaits, err = transform(path, source); err != nil {
 			return nil, err
 		}
 		if pm, err = decodeMap(sm); err != nil {
@@ -76,9 +79,24 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 	if format != FormatCommonJS {
 		r.findPrologue(prg)
 	}
+	if len(awaits) > 0 {
+		r.awaits = make(map[int]bool, len(awaits))
+		for _, off := range awaits {
+			r.awaits[off] = true
+		}
+		if fn := r.wrapperFunc(); fn != nil {
+			fn.Async = true
+		}
+	}
 	r.walk(reflect.ValueOf(prg), 0, false)
+	if r.converted != len(awaits) {
+		// A marker esbuild moved or changed would run as five bitwise nots: refuse instead.
+		line, col := r.orig.position(awaits[0])
+		return nil, &Error{Name: "SyntaxError", Path: path, Line: line + 1, Column: col + 1,
+			Message: "jsworker could not compile this top-level await; move it into an async function"}
+	}
 	prg.File = file.NewFile(path, source, 1)
-	c := &compiled{path: path, size: len(source)}
+	c := &compiled{path: path, size: len(source), async: len(awaits) > 0}
 	if format != FormatCommonJS {
 		c.imports = r.imports // a CommonJS module's require calls load when they run
 	}
@@ -149,6 +167,39 @@ type rewriter struct {
 	wrapper   ast.Statement          // the program's one statement, the wrapper function
 	prologue  map[ast.Statement]bool // the wrapper body's statements that esbuild generated
 	imports   []staticImport
+	awaits    map[int]bool // offsets in source of top-level awaits written as awaitMarker (transform)
+	converted int          // how many of them walk turned back into awaits
+}
+
+// wrapperFunc returns the wrapper's function literal, or nil.
+func (r *rewriter) wrapperFunc() *ast.FunctionLiteral {
+	es, ok := r.wrapper.(*ast.ExpressionStatement)
+	if !ok {
+		return nil
+	}
+	fn, _ := es.Expression.(*ast.FunctionLiteral)
+	return fn
+}
+
+// asAwait returns the await expression that u stands for, if u is the
+// outermost of the five ~ transform wrote for a top-level await.
+func (r *rewriter) asAwait(u *ast.UnaryExpression) (*ast.AwaitExpression, bool) {
+	if r.awaits == nil || u.Operator != token.BITWISE_NOT || u.Postfix || u.Idx <= 0 {
+		return nil, false
+	}
+	if !r.awaits[r.originalOffset(int(u.Idx)-1)] {
+		return nil, false
+	}
+	operand := u.Operand
+	for range len(awaitMarker) - 1 {
+		inner, ok := operand.(*ast.UnaryExpression)
+		if !ok || inner.Operator != token.BITWISE_NOT || inner.Postfix {
+			return nil, false
+		}
+		operand = inner.Operand
+	}
+	r.converted++
+	return &ast.AwaitExpression{Await: u.Idx, Argument: operand}, true
 }
 
 // findPrologue finds the wrapper and the statements of its body up to
@@ -259,14 +310,23 @@ func (r *rewriter) walk(v reflect.Value, depth int, prologue bool) {
 		if !prologue && isStatement(v.Type()) && r.prologue[v.Interface().(ast.Statement)] {
 			prologue = true
 		}
-		if v.Type().Elem() == typeCall && depth == 1 && !prologue {
-			r.staticImport(v.Interface().(*ast.CallExpression))
+		if v.Type().Elem() == typeCall && !prologue {
+			if depth == 1 {
+				r.staticImport(v.Interface().(*ast.CallExpression))
+			}
+			dynamicImport(v.Interface().(*ast.CallExpression))
 		}
 		r.walk(v.Elem(), depth, prologue)
 	case reflect.Interface:
-		if !v.IsNil() {
-			r.walk(v.Elem(), depth, prologue)
+		if v.IsNil() {
+			return
 		}
+		if u, ok := v.Elem().Interface().(*ast.UnaryExpression); ok && v.CanSet() {
+			if a, ok := r.asAwait(u); ok && reflect.TypeOf(a).AssignableTo(v.Type()) {
+				v.Set(reflect.ValueOf(a))
+			}
+		}
+		r.walk(v.Elem(), depth, prologue)
 	case reflect.Slice:
 		for i := range v.Len() {
 			r.walk(v.Index(i), depth, prologue)
@@ -339,6 +399,59 @@ func planOf(t reflect.Type) []fieldPlan {
 	}
 	plans.Store(t, out)
 	return out
+}
+
+// dynamicImport rewrites call if it is esbuild's lowering of import(x),
+// Promise.resolve().then(() => __toESM(require(x))), to start with the
+// import() hook, __jsworker_import(x).then(…): the hook waits for x's
+// evaluation, top-level await included, before the require runs.
+func dynamicImport(call *ast.CallExpression) {
+	then, ok := call.Callee.(*ast.DotExpression)
+	if !ok || then.Identifier.Name != "then" || len(call.ArgumentList) != 1 {
+		return
+	}
+	inner, ok := then.Left.(*ast.CallExpression)
+	if !ok || len(inner.ArgumentList) != 0 {
+		return
+	}
+	res, ok := inner.Callee.(*ast.DotExpression)
+	if !ok || res.Identifier.Name != "resolve" {
+		return
+	}
+	if id, ok := res.Left.(*ast.Identifier); !ok || id.Name != "Promise" {
+		return
+	}
+	arrow, ok := call.ArgumentList[0].(*ast.ArrowFunctionLiteral)
+	if !ok {
+		return
+	}
+	var e ast.Expression
+	switch b := arrow.Body.(type) {
+	case *ast.ExpressionBody:
+		e = b.Expression
+	case *ast.BlockStatement:
+		if len(b.List) == 1 {
+			if ret, ok := b.List[0].(*ast.ReturnStatement); ok {
+				e = ret.Argument
+			}
+		}
+	}
+	toESM, ok := e.(*ast.CallExpression)
+	if !ok || len(toESM.ArgumentList) == 0 {
+		return
+	}
+	if id, ok := toESM.Callee.(*ast.Identifier); !ok || id.Name != "__toESM" {
+		return
+	}
+	req, ok := toESM.ArgumentList[0].(*ast.CallExpression)
+	if !ok || len(req.ArgumentList) != 1 {
+		return
+	}
+	if id, ok := req.Callee.(*ast.Identifier); !ok || id.Name != "require" {
+		return
+	}
+	inner.Callee = &ast.Identifier{Name: importName, Idx: inner.Callee.Idx0()}
+	inner.ArgumentList = []ast.Expression{req.ArgumentList[0]}
 }
 
 // staticImport records call if it is require("literal"), before its

@@ -59,6 +59,7 @@ type Realm struct {
 	cacheObj   *goja.Object // require.cache: the CommonJS module objects by path
 	main       goja.Value   // require.main, once SetMain is called
 	promise    *goja.Object // the realm's original Promise constructor
+	root       *record      // Run's entry
 }
 
 type state uint8
@@ -68,6 +69,7 @@ const (
 	evaluating              // its body is running (a cycle reaches it here)
 	evaluated               // its body returned
 	failed                  // its body threw: importing it again throws the same
+	pending                 // its evaluation is asynchronous (top-level await in it or below) and has not settled
 )
 
 // A record is one module of the map.
@@ -79,8 +81,10 @@ type record struct {
 	view   *goja.Object   // CommonJS and JSON: what an ES module's import gets (cjsView)
 	deps   map[string]dep // by specifier: the static imports, then each dynamic one once it loaded
 	state  state
-	module *goja.Object // the CommonJS module object; module.exports is the namespace
-	err    error        // state failed: what the body threw
+	module  *goja.Object // the CommonJS module object; module.exports is the namespace
+	err     error        // state failed: what the body threw
+	promise *goja.Object // state pending (and after): settles when its evaluation does
+	async   int8         // isAsync's answer: 0 not known yet, 1 yes, 2 no
 }
 
 // A dep is what a specifier names: a module of the map or a built-in.
@@ -106,6 +110,12 @@ func NewRealm(rt *goja.Runtime, opts Options) *Realm {
 // returned: nil, or the *goja.Exception a module's body threw (the modules
 // evaluated before it did run, as in any ES module graph), or goja's
 // *goja.InterruptedError.
+//
+// When a module of the graph uses top-level await, evaluation goes on
+// asynchronously after Run returned nil (Pending reports it): modules run
+// in the order the ES specification gives, each after its dependencies
+// settled; a failure then is a rejected promise nobody handles, which the
+// runtime reports as an unhandled rejection.
 func (r *Realm) Run(path, source string) error {
 	if _, ok := r.mods[path]; ok {
 		return &Error{Name: "Error", Message: "module already loaded in this realm", Path: path}
@@ -117,8 +127,31 @@ func (r *Realm) Run(path, source string) error {
 	if err := r.link(root); err != nil {
 		return err
 	}
-	_, err = r.evaluate(root)
+	r.root = root
+	_, err = r.start(root)
 	return err
+}
+
+// Pending reports whether the entry's asynchronous evaluation (top-level
+// await) has not settled yet, and the path of the first module still
+// waiting.
+func (r *Realm) Pending() (path string, ok bool) {
+	if r.root == nil || r.root.state != pending {
+		return "", false
+	}
+	for rec := r.root; ; {
+		next := (*record)(nil)
+		for _, imp := range rec.imports() {
+			if d := rec.deps[imp.spec]; d.rec != nil && d.rec.state == pending {
+				next = d.rec
+				break
+			}
+		}
+		if next == nil {
+			return rec.path, true
+		}
+		rec = next
+	}
 }
 
 // Len returns how many modules the realm has loaded.
@@ -250,53 +283,6 @@ func (r *Realm) load(loader Loader, spec, referrer string) (path, source string,
 	return path, source, nil
 }
 
-// evaluate runs rec's body once and returns its exports (module.exports).
-// A module being evaluated (an import cycle) returns its exports as they
-// are: the getters exist before the body runs, so hoisted functions
-// already answer.
-func (r *Realm) evaluate(rec *record) (goja.Value, error) {
-	switch rec.state {
-	case evaluating, evaluated:
-		return rec.module.Get("exports"), nil
-	case failed:
-		return nil, rec.err
-	}
-	rec.state = evaluating
-	var err error
-	switch rec.format {
-	case FormatCommonJS:
-		err = r.evaluateCJS(rec)
-	case FormatJSON:
-		err = r.evaluateJSON(rec)
-	default:
-		err = r.evaluateESM(rec)
-	}
-	if err != nil {
-		rec.state, rec.err = failed, err
-		return nil, err
-	}
-	rec.state = evaluated
-	return rec.module.Get("exports"), nil
-}
-
-// evaluateESM runs an ES module's wrapper with its module object, require
-// and import.meta.
-func (r *Realm) evaluateESM(rec *record) error {
-	rt := r.rt
-	rec.module = rt.NewObject()
-	_ = rec.module.Set("exports", rt.NewObject())
-	fnv, err := rt.RunProgram(rec.c.prg)
-	if err != nil {
-		return err
-	}
-	fn, ok := goja.AssertFunction(fnv)
-	if !ok {
-		return fmt.Errorf("modules: the wrapper of %s is not a function", rec.path)
-	}
-	_, err = fn(goja.Undefined(), rec.module, r.requireFn(rec), r.importMeta(rec))
-	return err
-}
-
 // importMeta returns rec's import.meta: url, and for a module at an
 // absolute path filename and dirname, as in Node.
 func (r *Realm) importMeta(rec *record) *goja.Object {
@@ -367,6 +353,10 @@ func (r *Realm) throwable(err error) any {
 	switch {
 	case errors.As(err, &ex):
 		return ex
+	case errors.As(err, new(*rejection)):
+		var rj *rejection
+		errors.As(err, &rj)
+		return rj.v
 	case errors.As(err, &e):
 		return r.jsError(e)
 	}

@@ -83,6 +83,13 @@ func (r *Realm) cjsRequire(referrer string, rec *record) *goja.Object {
 			// deleted from require.cache: load it again, as Node does
 			m.state, m.module, m.view = linked, nil, nil
 		}
+		if m.format == FormatModule && (m.state == linked && isAsync(m) || m.state == pending) {
+			e := r.jsError(&Error{Name: "Error", Message: "require() cannot be used on an ESM graph with top-level await. " +
+				"Use import() instead. To see where the top-level await comes from, use --experimental-print-required-tla.\n" +
+				"  From " + referrer + "\n  Requiring " + m.path})
+			_ = e.(*goja.Object).Set("code", "ERR_REQUIRE_ASYNC_MODULE")
+			panic(e)
+		}
 		v, err := r.evaluate(m)
 		if err != nil {
 			panic(r.throwable(err))

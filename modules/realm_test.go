@@ -166,9 +166,9 @@ func TestRealm_Errors(t *testing.T) {
 			"/a/main.js": "import './b.js'; globalThis.ran = true;",
 			"/a/b.js":    "export const ok = 1;\nconst x = ;\n",
 		}, "SyntaxError", "/a/b.js", 2, 11, `Unexpected ";"`, false},
-		{"top-level await", map[string]string{
-			"/a/main.js": "globalThis.ran = true;\nconst v = await Promise.resolve(1);\n",
-		}, "SyntaxError", "/a/main.js", 2, 11, "top-level await is not supported yet", false},
+		{"top-level for await", map[string]string{
+			"/a/main.js": "globalThis.ran = true;\nfor await (const x of []) {}\n",
+		}, "SyntaxError", "/a/main.js", 2, 5, "top-level for await is not supported", false},
 		{"TypeScript syntax error", map[string]string{
 			"/a/main.js": "import './t.ts'; globalThis.ran = true;",
 			"/a/t.ts":    "let a: number = 1;\nlet b: = 2;\n",

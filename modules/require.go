@@ -3,6 +3,7 @@ package modules
 import (
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/dop251/goja"
 )
@@ -94,6 +95,9 @@ func (r *Realm) cjsRequire(referrer string, rec *record) *goja.Object {
 		if err != nil {
 			panic(r.throwable(err))
 		}
+		if m.format == FormatModule {
+			return r.requiredNamespace(v)
+		}
 		return v
 	}).(*goja.Object)
 	_ = req.DefineDataProperty("name", rt.ToValue("require"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
@@ -120,6 +124,39 @@ func (r *Realm) cjsRequire(referrer string, rec *record) *goja.Object {
 		_ = req.Set("main", r.main)
 	}
 	return req
+}
+
+// requiredNamespace is what require() of an ES module gives, as in Node 22: its export named "module.exports"
+// if it has one, else its namespace, which (for transpilers' interop) has an enumerable __esModule: true when the
+// module has a default export.
+func (r *Realm) requiredNamespace(ns goja.Value) goja.Value {
+	o, ok := ns.(*goja.Object)
+	if !ok {
+		return ns
+	}
+	keys := o.Keys()
+	for _, k := range keys {
+		if k == "module.exports" {
+			return o.Get(k)
+		}
+	}
+	hasDefault := false
+	for _, k := range keys {
+		hasDefault = hasDefault || k == "default"
+	}
+	if !hasDefault {
+		return ns
+	}
+	out := r.rt.NewObject()
+	_ = out.SetPrototype(nil)
+	_ = out.Set("__esModule", true)
+	sort.Strings(keys)
+	for _, k := range keys {
+		k := k
+		get := r.rt.ToValue(func(goja.FunctionCall) goja.Value { return o.Get(k) })
+		_ = out.DefineAccessorProperty(k, get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	return out
 }
 
 // requireError is the error require throws when spec cannot be loaded:

@@ -277,9 +277,30 @@ func (n *nodeState) Idle() bool {
 		return true
 	}
 	if !w.Stopping() {
+		n.unsettledAwait()
 		w.RunTask(func() error { n.emitProcess("exit", n.finalCode()); return nil })
 	}
 	return false
+}
+
+// unsettledAwait ends a realm whose module graph still waits on a top-level await that nothing can settle any
+// more (the loop ran dry) as Node does: a warning on the main program's stderr and exit code 13.
+func (n *nodeState) unsettledAwait() {
+	if n.modRealm == nil || n.exitSet {
+		return
+	}
+	p, ok := n.modRealm.Pending()
+	if !ok {
+		return
+	}
+	n.exitSet, n.exitCode = true, 13
+	if n.main {
+		out := n.stderr
+		if out == nil {
+			out = os.Stderr
+		}
+		fmt.Fprintf(out, "Warning: Detected unsettled top-level await at %s\n", modules.FileURL(p))
+	}
 }
 
 // emitProcess emits event on the realm's process object (process.emit(event, code)); an exception a listener

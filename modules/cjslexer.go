@@ -322,3 +322,30 @@ func hasModuleSyntax(src string) bool {
 	}
 	return false
 }
+
+// anonymousDefault reports whether src has `export default` of an anonymous function, class or arrow function,
+// whose name in Node is "default" (esbuild names the binding it makes for it, such as m_default).
+func anonymousDefault(src string) bool {
+	t := lex(src)
+	for i := 0; i+3 < len(t); i++ {
+		if t[i].text != "export" || t[i+1].text != "default" || t[i].kind != 'i' || i > 0 && t[i-1].text == "." {
+			continue
+		}
+		j := i + 2
+		if t[j].text == "async" {
+			j++
+		}
+		a, b := t[j].text, ""
+		if j+1 < len(t) {
+			b = t[j+1].text
+		}
+		switch {
+		case a == "function" && (b == "(" || b == "*" && j+2 < len(t) && t[j+2].text == "("),
+			a == "class" && (b == "{" || b == "extends"),
+			a == "(",
+			t[j].kind == 'i' && b == "=>":
+			return true
+		}
+	}
+	return false
+}

@@ -35,6 +35,8 @@ type compiled struct {
 	imports []staticImport
 	size    int  // bytes of source, for the cache's budget
 	async   bool // it has top-level await: its wrapper is an async function
+	// anonDefault: it exports an anonymous function or class as default, whose name is "default" (fixDefaultName)
+	anonDefault bool
 }
 
 // compileModule transforms, parses and compiles the module path with its
@@ -97,6 +99,9 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 	}
 	prg.File = file.NewFile(path, source, 1)
 	c := &compiled{path: path, size: len(source), async: len(awaits) > 0}
+	if format != FormatCommonJS {
+		c.anonDefault = anonymousDefault(source)
+	}
 	if format != FormatCommonJS {
 		c.imports = r.imports // a CommonJS module's require calls load when they run
 	}

@@ -3,6 +3,7 @@ package modules
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -40,6 +41,7 @@ func (r *Realm) start(rec *record) (*goja.Object, error) {
 			return nil, err
 		}
 		rec.state = evaluated
+		r.fixDefaultName(rec)
 		return nil, nil
 	}
 	var waits []goja.Value
@@ -75,6 +77,7 @@ func (r *Realm) start(rec *record) (*goja.Object, error) {
 	}
 	done := func(goja.FunctionCall) goja.Value {
 		rec.state = evaluated
+		r.fixDefaultName(rec)
 		return goja.Undefined()
 	}
 	fail := func(c goja.FunctionCall) goja.Value {
@@ -148,6 +151,26 @@ func (r *Realm) evaluateESM(rec *record) (goja.Value, error) {
 		return nil, fmt.Errorf("modules: the wrapper of %s is not a function", rec.path)
 	}
 	return fn(goja.Undefined(), rec.module, r.requireFn(rec), r.importMeta(rec), r.importFn(rec))
+}
+
+// fixDefaultName names an anonymous default export "default", as Node does: esbuild gives its binding a name of
+// its own (m_default).
+func (r *Realm) fixDefaultName(rec *record) {
+	if !rec.c.anonDefault {
+		return
+	}
+	ex, ok := rec.module.Get("exports").(*goja.Object)
+	if !ok {
+		return
+	}
+	fn, ok := ex.Get("default").(*goja.Object)
+	if !ok {
+		return
+	}
+	if _, isFn := goja.AssertFunction(fn); !isFn || !strings.HasSuffix(fn.Get("name").String(), "_default") {
+		return
+	}
+	_ = fn.DefineDataProperty("name", r.rt.ToValue("default"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_TRUE)
 }
 
 // isAsync reports whether rec, or an ES module it imports statically (directly or below), has top-level await:

@@ -74,13 +74,13 @@ const (
 
 // A record is one module of the map.
 type record struct {
-	path   string
-	format Format         // never FormatDetect
-	source string         // CommonJS and JSON: the source (named exports, parsing)
-	c      *compiled      // nil for JSON
-	view   *goja.Object   // CommonJS and JSON: what an ES module's import gets (cjsView)
-	deps   map[string]dep // by specifier: the static imports, then each dynamic one once it loaded
-	state  state
+	path    string
+	format  Format         // never FormatDetect
+	source  string         // CommonJS and JSON: the source (named exports, parsing)
+	c       *compiled      // nil for JSON
+	view    *goja.Object   // CommonJS and JSON: what an ES module's import gets (cjsView)
+	deps    map[string]dep // by specifier: the static imports, then each dynamic one once it loaded
+	state   state
 	module  *goja.Object // the CommonJS module object; module.exports is the namespace
 	err     error        // state failed: what the body threw
 	promise *goja.Object // state pending (and after): settles when its evaluation does

@@ -11,26 +11,32 @@ import (
 // cjsHead wraps a CommonJS module's source as Node does; it is on the
 // source's first line, and compileModule moves every position back into
 // the source, so columns stay exact on line 1 too.
-const cjsHead = "(function (exports, require, module, __filename, __dirname) { "
+const cjsHead = "(function (exports, require, module, __filename, __dirname, " + importName + ") { "
 
 // cjsCode returns the code of a CommonJS module to wrap: the source itself
-// (a #! line blanked), with pm nil; or for TypeScript (.cts, .ts) esbuild's
-// output with its types stripped, and its position map.
+// (a #! line blanked), with pm nil; or, for TypeScript (.cts, .ts) and for
+// sources with import() (which goja does not parse; esbuild lowers it as in
+// ES modules, to the import() hook), esbuild's output and its position map.
 func cjsCode(p, source string) (string, *posMap, error) {
+	loader := api.LoaderJS
 	switch strings.ToLower(path.Ext(p)) {
 	case ".ts", ".cts", ".mts":
+		loader = api.LoaderTS
 	default:
-		if strings.HasPrefix(source, "#!") {
-			source = "//" + source[2:]
+		if !HasDynamicImport(source) {
+			if strings.HasPrefix(source, "#!") {
+				source = "//" + source[2:]
+			}
+			return source, nil, nil
 		}
-		return source, nil, nil
 	}
 	res := api.Transform(source, api.TransformOptions{
-		Loader:     api.LoaderTS,
+		Loader:     loader,
+		Format:     api.FormatCommonJS,
 		Sourcefile: esbuildName(p),
 		Sourcemap:  api.SourceMapExternal,
 		Target:     api.ES2022,
-		Supported:  map[string]bool{"async-generator": false, "for-await": false},
+		Supported:  map[string]bool{"dynamic-import": false, "async-generator": false, "for-await": false},
 		LogLevel:   api.LogLevelSilent,
 	})
 	if len(res.Errors) > 0 {
@@ -58,10 +64,15 @@ func (r *Realm) evaluateCJS(rec *record) error {
 	if !ok {
 		return &Error{Name: "Error", Message: "the wrapper is not a function", Path: rec.path}
 	}
+	if rec == r.root && r.main == nil {
+		// the entry of a program run through the map: Node's main module
+		r.main = rec.module
+		_ = rec.module.Set("id", ".")
+	}
 	req := r.cjsRequire(rec.path, rec)
 	_ = rec.module.Set("require", req)
 	dir := path.Dir(rec.path)
-	_, err = fn(exports, exports, req, rec.module, rt.ToValue(rec.path), rt.ToValue(dir))
+	_, err = fn(exports, exports, req, rec.module, rt.ToValue(rec.path), rt.ToValue(dir), r.importFn(rec))
 	if err != nil {
 		_ = r.cacheObject().Delete(rec.path)
 		return err

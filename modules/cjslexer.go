@@ -230,42 +230,27 @@ func cjsNames(src string) (names, reexports []string) {
 }
 
 // objectNames reads the keys of the object literal whose first token is
-// t[i], up to the first entry that is not a plain key (as the lexer Node
-// uses stops there too).
+// t[i]: shorthand names, and keys (names or strings) whose value is a plain
+// identifier, and spreads of require('x') (re-exports). It stops at the first
+// entry of any other form, as the lexer Node uses does (so of
+// { a, b: [1], c } only a is taken).
 func objectNames(t []lexToken, i int, add, reexport func(string), requireCall func(int) (string, int, bool)) {
+	isStr := func(j int) bool { return j < len(t) && t[j].kind == 's' && t[j].text != "`" && t[j].text != "/" }
+	at := func(j int, s string) bool { return j < len(t) && t[j].kind == 'p' && t[j].text == s }
+	ident := func(j int) bool { return j < len(t) && t[j].kind == 'i' }
 	for i < len(t) {
 		switch {
-		case t[i].kind == 'i' || t[i].kind == 's' && t[i].text != "`" && t[i].text != "/":
+		case ident(i) && (at(i+1, ",") || at(i+1, "}")):
+			add(t[i].text)
+			i++
+		case (ident(i) || isStr(i)) && at(i+1, ":") && ident(i+2) && (at(i+3, ",") || at(i+3, "}")):
 			name := t[i].text
 			if t[i].kind == 's' {
 				name = t[i].str
 			}
-			if i+1 < len(t) && (t[i+1].text == "," || t[i+1].text == "}") && t[i].kind == 'i' {
-				add(name)
-				i++
-			} else if i+1 < len(t) && t[i+1].text == ":" {
-				add(name)
-				// skip the value: up to the next ',' or '}' at this depth
-				depth := 0
-				for i += 2; i < len(t); i++ {
-					s := t[i].text
-					if t[i].kind == 'p' {
-						if s == "(" || s == "[" || s == "{" {
-							depth++
-						} else if s == ")" || s == "]" || s == "}" {
-							if depth == 0 {
-								break
-							}
-							depth--
-						} else if s == "," && depth == 0 {
-							break
-						}
-					}
-				}
-			} else {
-				return
-			}
-		case t[i].text == "...":
+			add(name)
+			i += 3
+		case at(i, "..."):
 			spec, j, ok := requireCall(i + 1)
 			if !ok {
 				return
@@ -275,11 +260,10 @@ func objectNames(t []lexToken, i int, add, reexport func(string), requireCall fu
 		default:
 			return
 		}
-		if i < len(t) && t[i].text == "," {
-			i++
-			continue
+		if !at(i, ",") {
+			return
 		}
-		return
+		i++
 	}
 }
 
@@ -344,6 +328,22 @@ func anonymousDefault(src string) bool {
 			a == "class" && (b == "{" || b == "extends"),
 			a == "(",
 			t[j].kind == 'i' && b == "=>":
+			return true
+		}
+	}
+	return false
+}
+
+// HasDynamicImport reports whether src has an import() call. goja parses no
+// import(): a CommonJS program that has one must run through a Realm (whose
+// CommonJS modules lower it) rather than as a plain script.
+func HasDynamicImport(src string) bool {
+	if !strings.Contains(src, "import") {
+		return false
+	}
+	t := lex(src)
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].kind == 'i' && t[i].text == "import" && t[i+1].text == "(" && (i == 0 || t[i-1].text != ".") {
 			return true
 		}
 	}

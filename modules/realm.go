@@ -124,10 +124,11 @@ func (r *Realm) Run(path, source string) error {
 	if err != nil {
 		return err
 	}
+	r.root = root
 	if err := r.link(root); err != nil {
+		r.root = nil
 		return err
 	}
-	r.root = root
 	_, err = r.start(root)
 	return err
 }
@@ -270,7 +271,11 @@ func (r *Realm) load(loader Loader, spec, referrer string) (path, source string,
 		}
 	}()
 	path, source, err = loader(spec, referrer)
+	var ne *notExported
 	switch {
+	case errors.As(err, &ne):
+		return "", "", &Error{Name: "Error", Code: "ERR_PACKAGE_PATH_NOT_EXPORTED", Path: referrer, Err: err,
+			Message: fmt.Sprintf("%s imported from %s", ne.Error(), referrer)}
 	case errors.Is(err, ErrNotFound):
 		return "", "", notFound(err)
 	case err != nil:

@@ -165,7 +165,7 @@ func (r *Realm) requiredNamespace(ns goja.Value) goja.Value {
 func (r *Realm) requireError(spec, referrer string, err error) any {
 	var ne *notExported
 	if errors.As(err, &ne) {
-		e := r.jsError(&Error{Name: "Error", Message: ne.Error()})
+		e := r.jsError(&Error{Name: "Error", Message: ne.Error()}) // the map's *Error has the import wording
 		_ = e.(*goja.Object).Set("code", "ERR_PACKAGE_PATH_NOT_EXPORTED")
 		return e
 	}

@@ -162,7 +162,7 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		source, filename = string(b), p
 	}
 	isModule := get("type").String() == "module" || isModuleFile(filename, source)
-	ns := &nodeState{filename: filename}
+	ns := &nodeState{filename: filename, moduleEntry: isModule}
 	if argv := get("argv"); !goja.IsUndefined(argv) {
 		_ = rt.ExportTo(argv, &ns.argv)
 	}

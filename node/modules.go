@@ -39,7 +39,9 @@ func (n *nodeState) newModuleRealm(opts modules.Options) *modules.Realm {
 	opts.Format = res.Format
 	// Through an interface: the built-in table's entry for "module" leads here, and a direct method value
 	// would make the table's initialization refer to itself.
-	var b interface{ Builtin(string) (*goja.Object, bool) } = n
+	var b interface {
+		Builtin(string) (*goja.Object, bool)
+	} = n
 	opts.Builtin = b.Builtin
 	if opts.MetaURL == nil {
 		opts.MetaURL = modules.FileURL
@@ -124,11 +126,12 @@ func isModuleFile(p, source string) bool {
 	case ".ts", ".mts", ".cts":
 		return true
 	}
-	return modules.NewResolver().IsModule(p, source)
+	return modules.NewResolver().IsModule(p, source) || modules.HasDynamicImport(source)
 }
 
 // IsModuleFile reports whether `jsworker run` runs the file p with source as an ES module, as Node would: .mjs and
 // .mts, .js and .ts under a package.json whose "type" is "module", and .js and .ts with ES module syntax (import,
 // export, import.meta) under no "type" (Node 22's detection); TypeScript files (.ts, .mts, .cts) always, since
-// they run through the module map (as CommonJS or ES modules, by the same rules).
+// they run through the module map (as CommonJS or ES modules, by the same rules); and CommonJS files with
+// import(), which only the module map's CommonJS modules can run.
 func IsModuleFile(p, source string) bool { return isModuleFile(p, source) }

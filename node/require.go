@@ -11,7 +11,13 @@ import (
 // packages resolved as Node does, through the realm's module map: see modules.go), module, exports, __filename
 // and __dirname. The entry script runs as the realm's global code rather than inside a module wrapper, so
 // positions in stacks stay exact; the module map (and so the resolver) is made on the first require.
+//
+// A realm whose entry runs through the module map (an ES module, or a CommonJS module its map runs) gets none of
+// these globals, as in Node: its modules have their own.
 func (n *nodeState) installRequire() error {
+	if n.moduleEntry {
+		return nil
+	}
 	rt := n.r.Runtime()
 	g := rt.GlobalObject()
 	module := rt.NewObject()

@@ -64,6 +64,7 @@ type nodeState struct {
 	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache
 	builtinNames []string          // builtinNames(), for the module "module"
+	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.

@@ -87,12 +87,17 @@ func (r *Realm) start(rec *record) (*goja.Object, error) {
 	var p *goja.Object
 	var err error
 	if len(waits) == 0 {
-		p, err = r.call(r.promise, "resolve")
+		// Nothing to wait for: the body starts now, as the specification's ExecuteAsyncModule does, and runs
+		// up to its first await before the next module starts.
+		var v goja.Value
+		if v, err = r.evaluateESM(rec); err == nil {
+			p, err = r.call(r.promise, "resolve", v)
+		}
 	} else {
 		p, err = r.call(r.promise, "all", r.rt.NewArray(toAny(waits)...))
-	}
-	if err == nil {
-		p, err = r.call(p, "then", r.rt.ToValue(body))
+		if err == nil {
+			p, err = r.call(p, "then", r.rt.ToValue(body))
+		}
 	}
 	if err == nil {
 		p, err = r.call(p, "then", r.rt.ToValue(done), r.rt.ToValue(fail))

@@ -129,9 +129,33 @@ func (r *Realm) Run(path, source string) error {
 		r.root = nil
 		return err
 	}
-	_, err = r.start(root)
+	return r.startEntry(root)
+}
+
+// startEntry starts the evaluation of root from inside one call into the runtime: goja runs promise jobs
+// whenever a call from Go returns to Go, and a graph's modules must all start before any job runs (a module
+// waiting on an await resumes only after its siblings started, as the ES specification orders it).
+// A native function called straight from Go is such a call too, so the native function that starts the graph
+// is called through a JavaScript function (callThrough), whose frame keeps the runtime's call stack non-empty.
+func (r *Realm) startEntry(root *record) error {
+	var err error
+	native := r.rt.ToValue(func(goja.FunctionCall) goja.Value {
+		_, err = r.start(root)
+		return goja.Undefined()
+	})
+	through, callErr := r.rt.RunProgram(callThrough)
+	if callErr == nil {
+		fn, _ := goja.AssertFunction(through)
+		_, callErr = fn(goja.Undefined(), native)
+	}
+	if err == nil {
+		err = callErr
+	}
 	return err
 }
+
+// callThrough evaluates to a function that calls its argument.
+var callThrough = goja.MustCompile("jsworker:modules/call", "(function (f) { f(); })", true)
 
 // Pending reports whether the entry's asynchronous evaluation (top-level
 // await) has not settled yet, and the path of the first module still

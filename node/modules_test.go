@@ -291,3 +291,49 @@ func lineDiff(want, got string) string {
 	}
 	return b.String()
 }
+
+// Workers resolve as their parent does: an ES module worker (a .js file under "type": "module") and a CommonJS
+// one, each importing a package through its conditions, as node runs them.
+func TestModules_WorkersMatchNode(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"tm/package.json":               `{"type": "module"}`,
+		"node_modules/dep/package.json": `{"name": "dep", "exports": {"import": "./e.mjs", "require": "./c.cjs"}}`,
+		"node_modules/dep/e.mjs":        `export default "dep esm";`,
+		"node_modules/dep/c.cjs":        `module.exports = "dep cjs";`,
+		"tm/lib.js":                     `export const lib = "tm lib";`,
+		"tm/w.js": `import { parentPort, workerData } from "worker_threads";
+import dep from "dep";
+const { default: later } = await import("dep");
+parentPort.postMessage(["esm worker", dep, later, workerData, typeof require].join(" | "));`,
+		"w.cjs": `const { parentPort } = require("worker_threads");
+parentPort.postMessage(["cjs worker", require("dep"), require("./tm/lib.js").lib, __filename.endsWith("w.cjs")].join(" | "));`,
+		"main.js": `const { Worker } = require("worker_threads");
+const lines = [];
+let n = 0;
+for (const f of ["./tm/w.js", "./w.cjs"]) {
+  const w = new Worker(f, { workerData: f });
+  w.on("message", (m) => lines.push(m));
+  w.on("error", (e) => lines.push("error " + e.message));
+  w.on("exit", () => { if (++n === 2) console.log(lines.sort().join("\n")); });
+}`,
+	})
+	main := filepath.Join(dir, "main.js")
+	wantCode, want, nodeErr := runNode(t, main)
+	if wantCode != 0 {
+		t.Fatalf("node: exit %d, stderr %s", wantCode, nodeErr)
+	}
+	// The workers' relative paths resolve from the current directory, as in Node.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = os.Chdir(wd) }()
+	code, got, stderr := runFile(t, main)
+	if code != 0 || got != want {
+		t.Fatalf("jsworker: exit %d, stderr %q\n%s", code, stderr, lineDiff(want, got))
+	}
+}

@@ -323,15 +323,7 @@ for (const f of ["./tm/w.js", "./w.cjs"]) {
 	if wantCode != 0 {
 		t.Fatalf("node: exit %d, stderr %s", wantCode, nodeErr)
 	}
-	// The workers' relative paths resolve from the current directory, as in Node.
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = os.Chdir(wd) }()
+	t.Chdir(dir) // the workers' relative paths resolve from the current directory, as in Node
 	code, got, stderr := runFile(t, main)
 	if code != 0 || got != want {
 		t.Fatalf("jsworker: exit %d, stderr %q\n%s", code, stderr, lineDiff(want, got))

@@ -329,3 +329,55 @@ for (const f of ["./tm/w.js", "./w.cjs"]) {
 		t.Fatalf("jsworker: exit %d, stderr %q\n%s", code, stderr, lineDiff(want, got))
 	}
 }
+
+// require's own surface: require.cache (deleting an entry loads the module again), require.resolve and its
+// paths, createRequire's argument check, isBuiltin, a JSON file that does not parse, a non-string id.
+func TestModules_RequireSurfaceMatchesNode(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"c.cjs":    `exports.n = (globalThis.count = (globalThis.count || 0) + 1);`,
+		"bad.json": `{bad`,
+		"main.js": `const a = require("./c.cjs");
+delete require.cache[require.resolve("./c.cjs")];
+const b = require("./c.cjs");
+console.log(a.n, b.n, a === b, require("./c.cjs") === b);
+try { require("./bad.json"); } catch (e) { console.log(e.name); }
+try { require("module").createRequire("rel.js"); } catch (e) { console.log(e.code); }
+console.log(require("module").isBuiltin("node:worker_threads"), require("module").isBuiltin("nope"));
+console.log(typeof require.resolve.paths, Array.isArray(require.resolve.paths("x")), require.resolve.paths("worker_threads"));
+try { require(1); } catch (e) { console.log(e.code); }
+console.log(module.id, typeof module.paths, require.main === module, require("module").builtinModules.includes("worker_threads"));`,
+	})
+	main := filepath.Join(dir, "main.js")
+	wantCode, want, nodeErr := runNode(t, main)
+	if wantCode != 0 {
+		t.Fatalf("node: exit %d, stderr %s", wantCode, nodeErr)
+	}
+	code, got, stderr := runFile(t, main)
+	if code != 0 || got != want {
+		t.Fatalf("jsworker: exit %d, stderr %q\n%s", code, stderr, lineDiff(want, got))
+	}
+}
+
+// A program whose top-level await never settles ends with exit code 13, one whose awaited module throws with 1,
+// as node's do; what ran before prints the same.
+func TestModules_TopLevelAwaitExitCodes(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"unsettled.mjs": `console.log("before"); await new Promise(() => {}); console.log("never");`,
+		"throws.mjs":    `import "./late.mjs"; console.log("never");`,
+		"late.mjs":      `console.log("late start"); await new Promise((r) => setTimeout(r, 5)); throw new RangeError("late");`,
+		"timer.mjs":     `await new Promise((r) => setTimeout(r, 5)); console.log("after timer");`,
+	})
+	for _, name := range []string{"unsettled.mjs", "throws.mjs", "timer.mjs"} {
+		p := filepath.Join(dir, name)
+		wantCode, want, _ := runNode(t, p)
+		code, got, stderr := runFile(t, p)
+		if code != wantCode || got != want {
+			t.Errorf("%s: jsworker exit %d (node %d), stderr %q\n%s", name, code, wantCode, stderr, lineDiff(want, got))
+		}
+		if name == "throws.mjs" && !strings.Contains(stderr, "RangeError: late") {
+			t.Errorf("%s: stderr %q, want the RangeError", name, stderr)
+		}
+	}
+}

@@ -44,6 +44,9 @@ type compiled struct {
 // result comes from, and goes to, the process-wide cache. Failures are
 // *Error.
 func compileModule(path, source string, format Format, inst Instrumenter) (*compiled, error) {
+	if format == FormatCommonJS {
+		inst = nil // not instrumented (see below), so shared through the cache
+	}
 	if inst == nil {
 		if c := cache.get(path, source, format); c != nil {
 			return c, nil
@@ -105,9 +108,14 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 	if format != FormatCommonJS {
 		c.imports = r.imports // a CommonJS module's require calls load when they run
 	}
-	if inst != nil {
+	switch {
+	case format == FormatCommonJS:
+		// CommonJS is sloppy code unless it says "use strict"; the debugger's instrumentation compiles
+		// strict module code only, so CommonJS modules run uninstrumented (no breakpoints) under it.
+		c.prg, err = goja.CompileAST(prg, false)
+	case inst != nil:
 		c.prg, err = inst(path, source, prg, r.skip)
-	} else {
+	default:
 		c.prg, err = goja.CompileAST(prg, true)
 	}
 	if err != nil {

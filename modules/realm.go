@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -317,16 +318,45 @@ func (r *Realm) load(loader Loader, spec, referrer string) (path, source string,
 func (r *Realm) importMeta(rec *record) *goja.Object {
 	meta := r.rt.NewObject()
 	_ = meta.SetPrototype(nil)
-	metaURL := rec.path
-	if r.opts.MetaURL != nil {
-		metaURL = r.opts.MetaURL(rec.path)
-	}
-	_ = meta.Set("url", metaURL)
+	_ = meta.Set("url", r.metaURL(rec.path))
 	if filepath.IsAbs(rec.path) {
 		_ = meta.Set("filename", rec.path)
 		_ = meta.Set("dirname", filepath.Dir(rec.path))
 	}
+	_ = meta.Set("resolve", r.metaResolve(rec))
 	return meta
+}
+
+// metaResolve is import.meta.resolve of rec: the URL (import.meta.url's form) the specifier resolves to as an
+// import of rec, "node:x" for a built-in; it throws when nothing answers. It loads the module's source through
+// the loader (which returns both) but neither compiles nor adds it.
+func (r *Realm) metaResolve(rec *record) goja.Value {
+	return r.rt.ToValue(func(spec string) string {
+		if r.opts.Builtin != nil {
+			if o, ok := r.opts.Builtin(spec); ok && o != nil {
+				if strings.HasPrefix(spec, "node:") {
+					return spec
+				}
+				return "node:" + spec
+			}
+		}
+		if d, ok := rec.deps[spec]; ok && d.rec != nil {
+			return r.metaURL(d.rec.path)
+		}
+		p, _, err := r.load(r.opts.Loader, spec, rec.path)
+		if err != nil {
+			panic(r.throwable(err))
+		}
+		return r.metaURL(p)
+	})
+}
+
+// metaURL is import.meta.url of the module at path.
+func (r *Realm) metaURL(path string) string {
+	if r.opts.MetaURL != nil {
+		return r.opts.MetaURL(path)
+	}
+	return path
 }
 
 // requireFn is the require function of an ES module's body: the static

@@ -108,6 +108,8 @@ show("isMainThread", isMainThread); show("Worker", typeof Worker); show("wt.isMa
 show("nodeWT.default === wt", nodeWT.default === wt);
 show("import.meta.url", import.meta.url.replace(import.meta.dirname, "DIR"));
 show("import.meta.filename", import.meta.filename.replace(import.meta.dirname, "DIR"));
+show("import.meta.resolve", [import.meta.resolve("cond-pkg"), import.meta.resolve("LIB/data.json"), import.meta.resolve("node:worker_threads"), import.meta.resolve("worker_threads")].join(" ").replaceAll(import.meta.dirname, "DIR"));
+try { import.meta.resolve("nope-pkg"); } catch (e) { show("import.meta.resolve missing", e.code); }
 const require = createRequire(import.meta.url);
 show("createRequire cond-pkg", require("cond-pkg"));
 show("require.resolve", require.resolve("cond-pkg/feature/x").replace(import.meta.dirname, "DIR"));

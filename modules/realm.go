@@ -165,10 +165,12 @@ func (r *Realm) Pending() (path string, ok bool) {
 	if r.root == nil || r.root.state != pending {
 		return "", false
 	}
+	seen := map[*record]bool{}
 	for rec := r.root; ; {
+		seen[rec] = true
 		next := (*record)(nil)
 		for _, imp := range rec.imports() {
-			if d := rec.deps[imp.spec]; d.rec != nil && d.rec.state == pending {
+			if d := rec.deps[imp.spec]; d.rec != nil && d.rec.state == pending && !seen[d.rec] {
 				next = d.rec
 				break
 			}

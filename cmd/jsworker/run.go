@@ -122,16 +122,6 @@ func (m mainProvider) Attach(key string) (devtools.Session, error) {
 	return workertargets.Provider{Main: m.main.Load()}.Attach(key)
 }
 
-// isModule reports whether a file runs as an ES module: .mjs, and
-// TypeScript (.ts, .mts), which the module loader transforms.
-func isModule(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mjs", ".mts", ".ts":
-		return true
-	}
-	return false
-}
-
 // executable returns process.argv[0]: the absolute path of this binary.
 func executable(arg0 string) string {
 	if exe, err := os.Executable(); err == nil {

@@ -33,7 +33,7 @@ type moduleEntry struct {
 // graph is loaded on the worker's thread. Every static import of every
 // module is loaded, transformed and compiled before any module runs. If the
 // graph cannot be loaded (a module not found, a loader error, a syntax
-// error, top-level await), no module runs; if a module's body throws while
+// error), no module runs; if a module's body throws while
 // the graph evaluates, the modules after it do not run. Either way the
 // error goes to the worker's error API (Options.OnError or Stderr) as an
 // ErrorUncaught record whose Filename is the module's path and whose Line
@@ -69,7 +69,13 @@ func (w *Worker) runModules() bool {
 		if w.dbg != nil {
 			opts.Instrument = w.dbg.CompileModule
 		}
-		w.entry.realm = modules.NewRealm(w.rt, opts)
+		if mr, ok := w.ext.(interface {
+			ModuleRealm(modules.Options) *modules.Realm
+		}); ok {
+			w.entry.realm = mr.ModuleRealm(opts) // the Node layer's one map for require and import
+		} else {
+			w.entry.realm = modules.NewRealm(w.rt, opts)
+		}
 		err := w.entry.realm.Run(w.entry.path, w.entry.source)
 		switch {
 		case err == nil:

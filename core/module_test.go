@@ -121,9 +121,9 @@ func TestSpawnModule_GraphErrors(t *testing.T) {
 			"/app/main.js": "postMessage('main ran');\nimport './dep.js';",
 			"/app/dep.js":  "export const a = 1;\n\nlet = ;",
 		}, "SyntaxError", "/app/dep.js", 3, 7, "Unexpected", nil},
-		{"top-level await", map[string]string{
-			"/app/main.js": "postMessage('main ran');\nawait Promise.resolve();",
-		}, "SyntaxError", "/app/main.js", 2, 1, "top-level await is not supported yet", nil},
+		{"top-level for await", map[string]string{
+			"/app/main.js": "postMessage('main ran');\nfor await (const x of []) {}",
+		}, "SyntaxError", "/app/main.js", 2, 5, "top-level for await is not supported", nil},
 		{"evaluation error", map[string]string{
 			"/app/main.js": "import './ok.js';\nimport './bad.js';\npostMessage('main ran');\nonmessage = () => postMessage('handler ran');",
 			"/app/ok.js":   "postMessage('ok ran');",

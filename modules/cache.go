@@ -17,8 +17,9 @@ const cacheBudget = 64 << 20
 var cache = &moduleCache{byKey: make(map[cacheKey]*list.Element), lru: list.New()}
 
 type cacheKey struct {
-	path string
-	sum  [sha256.Size]byte
+	path   string
+	format Format
+	sum    [sha256.Size]byte
 }
 
 type moduleCache struct {
@@ -33,8 +34,8 @@ type cacheEntry struct {
 	c   *compiled
 }
 
-func (mc *moduleCache) get(path, source string) *compiled {
-	k := cacheKey{path, sha256.Sum256([]byte(source))}
+func (mc *moduleCache) get(path, source string, format Format) *compiled {
+	k := cacheKey{path, format, sha256.Sum256([]byte(source))}
 	mc.mu.Lock()
 	defer mc.mu.Unlock()
 	e, ok := mc.byKey[k]
@@ -45,11 +46,11 @@ func (mc *moduleCache) get(path, source string) *compiled {
 	return e.Value.(*cacheEntry).c
 }
 
-func (mc *moduleCache) put(path, source string, c *compiled) {
+func (mc *moduleCache) put(path, source string, format Format, c *compiled) {
 	if c.size > cacheBudget {
 		return
 	}
-	k := cacheKey{path, sha256.Sum256([]byte(source))}
+	k := cacheKey{path, format, sha256.Sum256([]byte(source))}
 	mc.mu.Lock()
 	defer mc.mu.Unlock()
 	if _, ok := mc.byKey[k]; ok {

@@ -7,6 +7,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
 	"github.com/jsworker/jsworker/internal/astwalk"
 )
 
@@ -31,47 +32,96 @@ type compiled struct {
 	path    string
 	prg     *goja.Program // evaluates to the wrapper function
 	imports []staticImport
-	size    int // bytes of source, for the cache's budget
+	size    int  // bytes of source, for the cache's budget
+	async   bool // it has top-level await: its wrapper is an async function
+	// anonDefault: it exports an anonymous function or class as default, whose name is "default" (fixDefaultName)
+	anonDefault bool
 }
 
 // compileModule transforms, parses and compiles the module path with its
-// source. With inst nil the result comes from, and goes to, the process-wide
-// cache. Failures are *Error.
-func compileModule(path, source string, inst Instrumenter) (*compiled, error) {
+// source, in format (FormatModule or FormatCommonJS). With inst nil the
+// result comes from, and goes to, the process-wide cache. Failures are
+// *Error.
+func compileModule(path, source string, format Format, inst Instrumenter) (*compiled, error) {
+	if format == FormatCommonJS {
+		inst = nil // not instrumented (see below), so shared through the cache
+	}
 	if inst == nil {
-		if c := cache.get(path, source); c != nil {
+		if c := cache.get(path, source, format); c != nil {
 			return c, nil
 		}
 	}
-	code, sm, err := transform(path, source)
-	if err != nil {
-		return nil, err
+	var (
+		code, head string
+		pm         *posMap
+		awaits     []int
+	)
+	if format == FormatCommonJS {
+		head = cjsHead
+		var err error
+		if code, pm, err = cjsCode(path, source); err != nil {
+			return nil, err
+		}
+	} else {
+		head = wrapperHead
+		var sm []byte
+		var err error
+		if code, sm, awaits, err = transform(path, source); err != nil {
+			return nil, err
+		}
+		if pm, err = decodeMap(sm); err != nil {
+			return nil, &Error{Name: "Error", Message: err.Error(), Path: path, Err: err}
+		}
 	}
-	pm, err := decodeMap(sm)
-	if err != nil {
-		return nil, &Error{Name: "Error", Message: err.Error(), Path: path, Err: err}
-	}
-	wrapped := wrapperHead + code + wrapperTail
-	r := rewriter{pm: pm, gen: newLineIndex(wrapped), orig: newLineIndex(source), wrapped: wrapped,
+	wrapped := head + code + wrapperTail
+	r := rewriter{pm: pm, shift: len(head), gen: newLineIndex(wrapped), orig: newLineIndex(source), wrapped: wrapped,
 		sentinel: file.Idx(1 + len(source))}
 	prg, err := parser.ParseFile(nil, path, wrapped, 0, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, r.parseError(path, err)
 	}
-	r.findPrologue(prg)
+	if format != FormatCommonJS {
+		r.findPrologue(prg)
+	}
+	if len(awaits) > 0 {
+		r.awaits = make(map[int]bool, len(awaits))
+		for _, off := range awaits {
+			r.awaits[off] = true
+		}
+		if fn := r.wrapperFunc(); fn != nil {
+			fn.Async = true
+		}
+	}
 	r.walk(prg, 0, false)
+	if r.converted != len(awaits) {
+		// A marker esbuild moved or changed would run as five bitwise nots: refuse instead.
+		line, col := r.orig.position(awaits[0])
+		return nil, &Error{Name: "SyntaxError", Path: path, Line: line + 1, Column: col + 1,
+			Message: "jsworker could not compile this top-level await; move it into an async function"}
+	}
 	prg.File = file.NewFile(path, source, 1)
-	c := &compiled{path: path, imports: r.imports, size: len(source)}
-	if inst != nil {
+	c := &compiled{path: path, size: len(source), async: len(awaits) > 0}
+	if format != FormatCommonJS {
+		c.anonDefault = anonymousDefault(source)
+	}
+	if format != FormatCommonJS {
+		c.imports = r.imports // a CommonJS module's require calls load when they run
+	}
+	switch {
+	case format == FormatCommonJS:
+		// CommonJS is sloppy code unless it says "use strict"; the debugger's instrumentation compiles
+		// strict module code only, so CommonJS modules run uninstrumented (no breakpoints) under it.
+		c.prg, err = goja.CompileAST(prg, false)
+	case inst != nil:
 		c.prg, err = inst(path, source, prg, r.skip)
-	} else {
+	default:
 		c.prg, err = goja.CompileAST(prg, true)
 	}
 	if err != nil {
 		return nil, compileError(path, err)
 	}
 	if inst == nil {
-		cache.put(path, source, c)
+		cache.put(path, source, format, c)
 	}
 	return c, nil
 }
@@ -120,13 +170,47 @@ func compileError(path string, err error) *Error {
 // whatever is there — also the statements it adds itself, which take the
 // positions of what they instrument.
 type rewriter struct {
-	pm        *posMap
+	pm        *posMap // nil: the wrapped text is head + source + tail
+	shift     int     // with pm nil, the length of the head
 	gen, orig *lineIndex
 	wrapped   string
 	sentinel  file.Idx
 	wrapper   ast.Statement          // the program's one statement, the wrapper function
 	prologue  map[ast.Statement]bool // the wrapper body's statements that esbuild generated
 	imports   []staticImport
+	awaits    map[int]bool // offsets in source of top-level awaits written as awaitMarker (transform)
+	converted int          // how many of them walk turned back into awaits
+}
+
+// wrapperFunc returns the wrapper's function literal, or nil.
+func (r *rewriter) wrapperFunc() *ast.FunctionLiteral {
+	es, ok := r.wrapper.(*ast.ExpressionStatement)
+	if !ok {
+		return nil
+	}
+	fn, _ := es.Expression.(*ast.FunctionLiteral)
+	return fn
+}
+
+// asAwait returns the await expression that u stands for, if u is the
+// outermost of the five ~ transform wrote for a top-level await.
+func (r *rewriter) asAwait(u *ast.UnaryExpression) (*ast.AwaitExpression, bool) {
+	if r.awaits == nil || u.Operator != token.BITWISE_NOT || u.Postfix || u.Idx <= 0 {
+		return nil, false
+	}
+	if !r.awaits[r.originalOffset(int(u.Idx)-1)] {
+		return nil, false
+	}
+	operand := u.Operand
+	for range len(awaitMarker) - 1 {
+		inner, ok := operand.(*ast.UnaryExpression)
+		if !ok || inner.Operator != token.BITWISE_NOT || inner.Postfix {
+			return nil, false
+		}
+		operand = inner.Operand
+	}
+	r.converted++
+	return &ast.AwaitExpression{Await: u.Idx, Argument: operand}, true
 }
 
 // findPrologue finds the wrapper and the statements of its body up to
@@ -185,6 +269,9 @@ func (r *rewriter) skip(st ast.Statement) bool {
 // verbatim the column is exact; elsewhere it is the segment's start. Code
 // esbuild generated before any mapping goes to offset 0.
 func (r *rewriter) originalOffset(off int) int {
+	if r.pm == nil {
+		return min(max(off-r.shift, 0), len(r.orig.src))
+	}
 	line, col := r.gen.position(off)
 	seg, ok := r.pm.nearest(line-1, col)
 	if !ok {
@@ -212,8 +299,11 @@ func (r *rewriter) walk(n ast.Node, depth int, prologue bool) {
 	}
 	switch n := n.(type) {
 	case *ast.CallExpression:
-		if depth == 1 && !prologue {
-			r.staticImport(n)
+		if !prologue {
+			if depth == 1 {
+				r.staticImport(n)
+			}
+			dynamicImport(n)
 		}
 	case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral:
 		depth++
@@ -234,8 +324,67 @@ func (r *rewriter) walk(n ast.Node, depth int, prologue bool) {
 			}
 			return
 		}
+		if u, ok := c.Node.(*ast.UnaryExpression); ok && c.Expr != nil {
+			if a, ok := r.asAwait(u); ok { // a top-level await transform wrote as awaitMarker
+				*c.Expr = a
+				c.Node = a
+			}
+		}
 		r.walk(c.Node, depth, prologue)
 	})
+}
+
+// dynamicImport rewrites call if it is esbuild's lowering of import(x),
+// Promise.resolve().then(() => __toESM(require(x))), to start with the
+// import() hook, __jsworker_import(x).then(…): the hook waits for x's
+// evaluation, top-level await included, before the require runs.
+func dynamicImport(call *ast.CallExpression) {
+	then, ok := call.Callee.(*ast.DotExpression)
+	if !ok || then.Identifier.Name != "then" || len(call.ArgumentList) != 1 {
+		return
+	}
+	inner, ok := then.Left.(*ast.CallExpression)
+	if !ok || len(inner.ArgumentList) != 0 {
+		return
+	}
+	res, ok := inner.Callee.(*ast.DotExpression)
+	if !ok || res.Identifier.Name != "resolve" {
+		return
+	}
+	if id, ok := res.Left.(*ast.Identifier); !ok || id.Name != "Promise" {
+		return
+	}
+	arrow, ok := call.ArgumentList[0].(*ast.ArrowFunctionLiteral)
+	if !ok {
+		return
+	}
+	var e ast.Expression
+	switch b := arrow.Body.(type) {
+	case *ast.ExpressionBody:
+		e = b.Expression
+	case *ast.BlockStatement:
+		if len(b.List) == 1 {
+			if ret, ok := b.List[0].(*ast.ReturnStatement); ok {
+				e = ret.Argument
+			}
+		}
+	}
+	toESM, ok := e.(*ast.CallExpression)
+	if !ok || len(toESM.ArgumentList) == 0 {
+		return
+	}
+	if id, ok := toESM.Callee.(*ast.Identifier); !ok || id.Name != "__toESM" {
+		return
+	}
+	req, ok := toESM.ArgumentList[0].(*ast.CallExpression)
+	if !ok || len(req.ArgumentList) != 1 {
+		return
+	}
+	if id, ok := req.Callee.(*ast.Identifier); !ok || id.Name != "require" {
+		return
+	}
+	inner.Callee = &ast.Identifier{Name: importName, Idx: inner.Callee.Idx0()}
+	inner.ArgumentList = []ast.Expression{req.ArgumentList[0]}
 }
 
 // staticImport records call if it is require("literal"), before its

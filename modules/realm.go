@@ -3,6 +3,8 @@ package modules
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
+	"strings"
 
 	"github.com/dop251/goja"
 )
@@ -13,10 +15,27 @@ type Options struct {
 	// Loader resolves and loads every import that Builtin does not answer.
 	Loader Loader
 
+	// RequireLoader, if not nil, resolves and loads what a CommonJS
+	// module's require (and Require's functions) ask for; nil uses Loader.
+	// Node's resolution differs only in the conditions of package.json
+	// "exports" (Resolver.Loader(RequireConditions)).
+	RequireLoader Loader
+
+	// Format, if not nil, says how the module at a resolved path runs
+	// (Resolver.Format: Node's rules by extension and package.json
+	// "type"); nil means by extension alone: .cjs and .cts are CommonJS,
+	// .json JSON, anything else an ES module.
+	Format func(resolved string) Format
+
 	// Builtin, if not nil, is consulted before Loader for every static and
 	// dynamic import: it returns the exports object of a built-in module
 	// ("node:worker_threads", ...) in the realm, or ok=false.
 	Builtin func(specifier string) (exports *goja.Object, ok bool)
+
+	// MissingHint, if not nil, is asked for a sentence to add to the "Cannot find module" error of a bare
+	// specifier nothing resolved (the Node layer names the built-in modules it has when a program asks for one of
+	// Node's it does not provide); "" adds nothing.
+	MissingHint func(specifier string) string
 
 	// Instrument, if not nil, compiles each module instead of goja (a
 	// debugger's instrumentation). Modules compiled this way are not
@@ -43,6 +62,10 @@ type Realm struct {
 	mods       map[string]*record
 	errorCtor  *goja.Object // the realm's own Error and SyntaxError, taken before user code runs
 	syntaxCtor *goja.Object
+	cacheObj   *goja.Object // require.cache: the CommonJS module objects by path
+	main       goja.Value   // require.main, once SetMain is called
+	promise    *goja.Object // the realm's original Promise constructor
+	root       *record      // Run's entry
 }
 
 type state uint8
@@ -52,16 +75,22 @@ const (
 	evaluating              // its body is running (a cycle reaches it here)
 	evaluated               // its body returned
 	failed                  // its body threw: importing it again throws the same
+	pending                 // its evaluation is asynchronous (top-level await in it or below) and has not settled
 )
 
 // A record is one module of the map.
 type record struct {
-	path   string
-	c      *compiled
-	deps   map[string]dep // by specifier: the static imports, then each dynamic one once it loaded
-	state  state
-	module *goja.Object // the CommonJS module object; module.exports is the namespace
-	err    error        // state failed: what the body threw
+	path    string
+	format  Format         // never FormatDetect
+	source  string         // CommonJS and JSON: the source (named exports, parsing)
+	c       *compiled      // nil for JSON
+	view    *goja.Object   // CommonJS and JSON: what an ES module's import gets (cjsView)
+	deps    map[string]dep // by specifier: the static imports, then each dynamic one once it loaded
+	state   state
+	module  *goja.Object // the CommonJS module object; module.exports is the namespace
+	err     error        // state failed: what the body threw
+	promise *goja.Object // state pending (and after): settles when its evaluation does
+	async   int8         // isAsync's answer: 0 not known yet, 1 yes, 2 no
 }
 
 // A dep is what a specifier names: a module of the map or a built-in.
@@ -76,6 +105,7 @@ func NewRealm(rt *goja.Runtime, opts Options) *Realm {
 	r := &Realm{rt: rt, opts: opts, mods: make(map[string]*record)}
 	r.errorCtor, _ = rt.Get("Error").(*goja.Object)
 	r.syntaxCtor, _ = rt.Get("SyntaxError").(*goja.Object)
+	r.promise, _ = rt.Get("Promise").(*goja.Object)
 	return r
 }
 
@@ -86,29 +116,112 @@ func NewRealm(rt *goja.Runtime, opts Options) *Realm {
 // returned: nil, or the *goja.Exception a module's body threw (the modules
 // evaluated before it did run, as in any ES module graph), or goja's
 // *goja.InterruptedError.
+//
+// When a module of the graph uses top-level await, evaluation goes on
+// asynchronously after Run returned nil (Pending reports it): modules run
+// in the order the ES specification gives, each after its dependencies
+// settled; a failure then is a rejected promise nobody handles, which the
+// runtime reports as an unhandled rejection.
 func (r *Realm) Run(path, source string) error {
 	if _, ok := r.mods[path]; ok {
 		return &Error{Name: "Error", Message: "module already loaded in this realm", Path: path}
 	}
-	c, err := compileModule(path, source, r.opts.Instrument)
+	root, err := r.newRecord(path, source)
 	if err != nil {
 		return err
 	}
-	root := r.add(path, c)
+	r.root = root
 	if err := r.link(root); err != nil {
+		r.root = nil
 		return err
 	}
-	_, err = r.evaluate(root)
+	return r.startEntry(root)
+}
+
+// startEntry starts the evaluation of root from inside one call into the runtime: goja runs promise jobs
+// whenever a call from Go returns to Go, and a graph's modules must all start before any job runs (a module
+// waiting on an await resumes only after its siblings started, as the ES specification orders it).
+// A native function called straight from Go is such a call too, so the native function that starts the graph
+// is called through a JavaScript function (callThrough), whose frame keeps the runtime's call stack non-empty.
+func (r *Realm) startEntry(root *record) error {
+	var err error
+	native := r.rt.ToValue(func(goja.FunctionCall) goja.Value {
+		_, err = r.start(root)
+		return goja.Undefined()
+	})
+	through, callErr := r.rt.RunProgram(callThrough)
+	if callErr == nil {
+		fn, _ := goja.AssertFunction(through)
+		_, callErr = fn(goja.Undefined(), native)
+	}
+	if err == nil {
+		err = callErr
+	}
 	return err
+}
+
+// callThrough evaluates to a function that calls its argument.
+var callThrough = goja.MustCompile("jsworker:modules/call", "(function (f) { f(); })", true)
+
+// Pending reports whether the entry's asynchronous evaluation (top-level
+// await) has not settled yet, and the path of the first module still
+// waiting.
+func (r *Realm) Pending() (path string, ok bool) {
+	if r.root == nil || r.root.state != pending {
+		return "", false
+	}
+	seen := map[*record]bool{}
+	for rec := r.root; ; {
+		seen[rec] = true
+		next := (*record)(nil)
+		for _, imp := range rec.imports() {
+			if d := rec.deps[imp.spec]; d.rec != nil && d.rec.state == pending && !seen[d.rec] {
+				next = d.rec
+				break
+			}
+		}
+		if next == nil {
+			return rec.path, true
+		}
+		rec = next
+	}
 }
 
 // Len returns how many modules the realm has loaded.
 func (r *Realm) Len() int { return len(r.mods) }
 
-func (r *Realm) add(path string, c *compiled) *record {
-	rec := &record{path: path, c: c, deps: make(map[string]dep, len(c.imports))}
+// newRecord compiles the module at path (in the format Options.Format
+// gives it) and adds it to the map, not linked yet.
+func (r *Realm) newRecord(path, source string) (*record, error) {
+	f := formatByExtension(path)
+	if r.opts.Format != nil {
+		f = r.opts.Format(path)
+	}
+	f = decide(f, source)
+	rec := &record{path: path, format: f, deps: make(map[string]dep)}
+	switch f {
+	case FormatJSON:
+		rec.source = source
+	case FormatCommonJS:
+		rec.source = source
+		fallthrough
+	default:
+		c, err := compileModule(path, source, f, r.opts.Instrument)
+		if err != nil {
+			return nil, err
+		}
+		rec.c = c
+	}
 	r.mods[path] = rec
-	return rec
+	return rec, nil
+}
+
+// imports returns the static imports of rec (none for CommonJS and JSON).
+func (rec *record) imports() []staticImport {
+	if rec.c == nil {
+		return nil
+	}
+	return rec.c.imports
 }
 
 // link loads, breadth first, every static import of the new module root and
@@ -118,11 +231,11 @@ func (r *Realm) link(root *record) error {
 	added := []*record{root}
 	for i := 0; i < len(added); i++ {
 		m := added[i]
-		for _, imp := range m.c.imports {
+		for _, imp := range m.imports() {
 			if _, ok := m.deps[imp.spec]; ok {
 				continue
 			}
-			d, isNew, err := r.resolve(imp.spec, m.path)
+			d, isNew, err := r.resolve(imp.spec, m.path, false)
 			if err != nil {
 				var e *Error
 				if errors.As(err, &e) && e.Path == m.path && e.Line == 0 {
@@ -144,8 +257,9 @@ func (r *Realm) link(root *record) error {
 
 // resolve finds what spec names for the module at referrer: a built-in, a
 // module already in the map, or a new module it loads and compiles (isNew;
-// its own imports are not loaded yet).
-func (r *Realm) resolve(spec, referrer string) (d dep, isNew bool, err error) {
+// its own imports are not loaded yet). require says whether a CommonJS
+// require asks (RequireLoader) or an import.
+func (r *Realm) resolve(spec, referrer string, require bool) (d dep, isNew bool, err error) {
 	if r.opts.Builtin != nil {
 		if o, ok := r.opts.Builtin(spec); ok && o != nil {
 			return dep{builtin: o}, false, nil
@@ -154,28 +268,32 @@ func (r *Realm) resolve(spec, referrer string) (d dep, isNew bool, err error) {
 	if r.opts.Interrupted != nil && r.opts.Interrupted() {
 		return dep{}, false, &Error{Name: "Error", Message: "module loading interrupted", Path: referrer}
 	}
-	path, source, err := r.load(spec, referrer)
+	loader := r.opts.Loader
+	if require && r.opts.RequireLoader != nil {
+		loader = r.opts.RequireLoader
+	}
+	path, source, err := r.load(loader, spec, referrer)
 	if err != nil {
 		return dep{}, false, err
 	}
 	if rec := r.mods[path]; rec != nil {
 		return dep{rec: rec}, false, nil
 	}
-	c, err := compileModule(path, source, r.opts.Instrument)
+	rec, err := r.newRecord(path, source)
 	if err != nil {
 		return dep{}, false, err
 	}
-	return dep{rec: r.add(path, c)}, true, nil
+	return dep{rec: rec}, true, nil
 }
 
 // load calls the loader, turning its failures (a panic included) into an
 // *Error located in the referrer.
-func (r *Realm) load(spec, referrer string) (path, source string, err error) {
+func (r *Realm) load(loader Loader, spec, referrer string) (path, source string, err error) {
 	notFound := func(cause error) *Error {
 		return &Error{Name: "Error", Code: "ERR_MODULE_NOT_FOUND", Path: referrer, Err: cause,
 			Message: fmt.Sprintf("Cannot find module '%s' imported from %s", spec, referrer)}
 	}
-	if r.opts.Loader == nil {
+	if loader == nil {
 		return "", "", notFound(ErrNotFound)
 	}
 	defer func() {
@@ -184,8 +302,12 @@ func (r *Realm) load(spec, referrer string) (path, source string, err error) {
 				Message: fmt.Sprintf("Cannot load module '%s' imported from %s: the loader panicked: %v", spec, referrer, p)}
 		}
 	}()
-	path, source, err = r.opts.Loader(spec, referrer)
+	path, source, err = loader(spec, referrer)
+	var ne *notExported
 	switch {
+	case errors.As(err, &ne):
+		return "", "", &Error{Name: "Error", Code: "ERR_PACKAGE_PATH_NOT_EXPORTED", Path: referrer, Err: err,
+			Message: fmt.Sprintf("%s imported from %s", ne.Error(), referrer)}
 	case errors.Is(err, ErrNotFound):
 		return "", "", notFound(err)
 	case err != nil:
@@ -198,47 +320,56 @@ func (r *Realm) load(spec, referrer string) (path, source string, err error) {
 	return path, source, nil
 }
 
-// evaluate runs rec's body once and returns its exports. A module being
-// evaluated (an import cycle) returns its exports as they are: the getters
-// exist before the body runs, so hoisted functions already answer.
-func (r *Realm) evaluate(rec *record) (goja.Value, error) {
-	switch rec.state {
-	case evaluating, evaluated:
-		return rec.module.Get("exports"), nil
-	case failed:
-		return nil, rec.err
-	}
-	rec.state = evaluating
-	rt := r.rt
-	rec.module = rt.NewObject()
-	_ = rec.module.Set("exports", rt.NewObject())
-	meta := rt.NewObject()
+// importMeta returns rec's import.meta: url, and for a module at an
+// absolute path filename and dirname, as in Node.
+func (r *Realm) importMeta(rec *record) *goja.Object {
+	meta := r.rt.NewObject()
 	_ = meta.SetPrototype(nil)
-	metaURL := rec.path
-	if r.opts.MetaURL != nil {
-		metaURL = r.opts.MetaURL(rec.path)
+	_ = meta.Set("url", r.metaURL(rec.path))
+	if filepath.IsAbs(rec.path) {
+		_ = meta.Set("filename", rec.path)
+		_ = meta.Set("dirname", filepath.Dir(rec.path))
 	}
-	_ = meta.Set("url", metaURL)
-	fnv, err := rt.RunProgram(rec.c.prg)
-	if err == nil {
-		fn, ok := goja.AssertFunction(fnv)
-		if !ok {
-			err = fmt.Errorf("modules: the wrapper of %s is not a function", rec.path)
-		} else {
-			_, err = fn(goja.Undefined(), rec.module, r.requireFn(rec), meta)
-		}
-	}
-	if err != nil {
-		rec.state, rec.err = failed, err
-		return nil, err
-	}
-	rec.state = evaluated
-	return rec.module.Get("exports"), nil
+	_ = meta.Set("resolve", r.metaResolve(rec))
+	return meta
 }
 
-// requireFn is the require function of m's body: the static imports it
-// linked, and dynamic import() (esbuild lowers it to a require in a promise
-// reaction), which loads and links the new module's graph then.
+// metaResolve is import.meta.resolve of rec: the URL (import.meta.url's form) the specifier resolves to as an
+// import of rec, "node:x" for a built-in; it throws when nothing answers. It loads the module's source through
+// the loader (which returns both) but neither compiles nor adds it.
+func (r *Realm) metaResolve(rec *record) goja.Value {
+	return r.rt.ToValue(func(spec string) string {
+		if r.opts.Builtin != nil {
+			if o, ok := r.opts.Builtin(spec); ok && o != nil {
+				if strings.HasPrefix(spec, "node:") {
+					return spec
+				}
+				return "node:" + spec
+			}
+		}
+		if d, ok := rec.deps[spec]; ok && d.rec != nil {
+			return r.metaURL(d.rec.path)
+		}
+		p, _, err := r.load(r.opts.Loader, spec, rec.path)
+		if err != nil {
+			panic(r.throwable(err))
+		}
+		return r.metaURL(p)
+	})
+}
+
+// metaURL is import.meta.url of the module at path.
+func (r *Realm) metaURL(path string) string {
+	if r.opts.MetaURL != nil {
+		return r.opts.MetaURL(path)
+	}
+	return path
+}
+
+// requireFn is the require function of an ES module's body: the static
+// imports it linked, and dynamic import() (esbuild lowers it to a require
+// in a promise reaction), which loads and links the new module's graph
+// then. A CommonJS or JSON dependency answers with its cjsView.
 func (r *Realm) requireFn(m *record) goja.Value {
 	f := r.rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		spec := call.Argument(0).String()
@@ -246,7 +377,7 @@ func (r *Realm) requireFn(m *record) goja.Value {
 		if !ok {
 			var isNew bool
 			var err error
-			d, isNew, err = r.resolve(spec, m.path)
+			d, isNew, err = r.resolve(spec, m.path, false)
 			if err == nil && isNew {
 				err = r.link(d.rec)
 			}
@@ -262,7 +393,17 @@ func (r *Realm) requireFn(m *record) goja.Value {
 		if err != nil {
 			panic(r.throwable(err))
 		}
-		return v
+		if d.rec.format == FormatModule {
+			return v
+		}
+		if d.rec.view == nil || d.rec.state != evaluated {
+			view := r.cjsView(d.rec)
+			if d.rec.state != evaluated {
+				return view // a cycle: not final yet
+			}
+			d.rec.view = view
+		}
+		return d.rec.view
 	}).(*goja.Object)
 	// Stack traces name the frame "require (native)", not the Go closure.
 	_ = f.DefineDataProperty("name", r.rt.ToValue("require"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
@@ -278,6 +419,10 @@ func (r *Realm) throwable(err error) any {
 	switch {
 	case errors.As(err, &ex):
 		return ex
+	case errors.As(err, new(*rejection)):
+		var rj *rejection
+		errors.As(err, &rj)
+		return rj.v
 	case errors.As(err, &e):
 		return r.jsError(e)
 	}

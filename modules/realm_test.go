@@ -166,9 +166,9 @@ func TestRealm_Errors(t *testing.T) {
 			"/a/main.js": "import './b.js'; globalThis.ran = true;",
 			"/a/b.js":    "export const ok = 1;\nconst x = ;\n",
 		}, "SyntaxError", "/a/b.js", 2, 11, `Unexpected ";"`, false},
-		{"top-level await", map[string]string{
-			"/a/main.js": "globalThis.ran = true;\nconst v = await Promise.resolve(1);\n",
-		}, "SyntaxError", "/a/main.js", 2, 11, "top-level await is not supported yet", false},
+		{"top-level for await", map[string]string{
+			"/a/main.js": "globalThis.ran = true;\nfor await (const x of []) {}\n",
+		}, "SyntaxError", "/a/main.js", 2, 5, "top-level for await is not supported", false},
 		{"TypeScript syntax error", map[string]string{
 			"/a/main.js": "import './t.ts'; globalThis.ran = true;",
 			"/a/t.ts":    "let a: number = 1;\nlet b: = 2;\n",
@@ -265,15 +265,15 @@ func TestRealm_LoaderFailures(t *testing.T) {
 func TestCache_SharesPrograms(t *testing.T) {
 	ResetCache()
 	src := `export const v = 1;`
-	a, err := compileModule("/c/x.js", src, nil)
+	a, err := compileModule("/c/x.js", src, FormatModule, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := compileModule("/c/x.js", src, nil)
+	b, err := compileModule("/c/x.js", src, FormatModule, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := compileModule("/c/x.js", src+" ", nil)
+	c, err := compileModule("/c/x.js", src+" ", FormatModule, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

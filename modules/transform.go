@@ -10,20 +10,21 @@ import (
 // wrapperHead and wrapperTail turn esbuild's CommonJS output into one
 // function expression per module. The head is a line of its own, so that
 // line n+1 of the wrapped text is line n of esbuild's output. The module
-// object, the require function and import.meta are the only names the
-// wrapper binds: esbuild renames a module's own top-level `module` and
+// object, the require function, import.meta and the import() hook are the
+// only names the wrapper binds: esbuild renames a module's own top-level `module` and
 // `require`, and never writes a bare `exports` (a module may declare its
 // own).
 const (
-	wrapperHead = "(function (module, require, " + metaName + ") {\n"
+	wrapperHead = "(function (module, require, " + metaName + ", " + importName + ") {\n"
 	wrapperTail = "\n})"
 	metaName    = "__jsworker_import_meta"
+	importName  = "__jsworker_import" // the import() hook (Realm.importFn; compile.go's dynamicImport)
 )
 
-// tlaMessage replaces esbuild's top-level await errors, which speak of
-// output formats and targets the user never chose.
-const tlaMessage = "top-level await is not supported yet in jsworker module workers; " +
-	"move the await into an async function"
+// forAwaitMessage replaces esbuild's error for a top-level for await,
+// which goja cannot run (it has no async iteration).
+const forAwaitMessage = "top-level for await is not supported in jsworker modules; " +
+	"move the loop into an async function"
 
 // esbuildLoader picks esbuild's loader from the resolved path's extension.
 func esbuildLoader(p string) api.Loader {
@@ -37,8 +38,51 @@ func esbuildLoader(p string) api.Loader {
 }
 
 // transform converts one ES module (or TypeScript, or JSON) to a CommonJS
-// body with live-binding getters, and returns it with its source map.
-func transform(p, source string) (code string, sourceMap []byte, err error) {
+// body with live-binding getters, and returns it with its source map and
+// the byte offsets, in source, of its top-level awaits.
+//
+// esbuild cannot write top-level await in CommonJS. Each one it reports is
+// replaced by awaitMarker — five bitwise nots: the same length, and unary
+// operators of the same precedence, so the operand is the same; esbuild
+// folds no ~ outside minification and TypeScript enums (it would fold
+// `void 1`, or `typeof void x`) — and the module transformed again; the
+// compiler turns each marker back into an await in an async wrapper
+// (compile.go).
+func transform(p, source string) (code string, sourceMap []byte, awaits []int, err error) {
+	code, sourceMap, errs := esbuildTransform(p, source)
+	if len(errs) == 0 {
+		return code, sourceMap, nil, nil
+	}
+	src := []byte(source)
+	lines := newLineIndex(source)
+	for _, m := range errs {
+		if !strings.HasPrefix(m.Text, "Top-level await") || m.Location == nil || m.Location.Line > len(lines.starts) {
+			return "", nil, nil, esbuildError(p, m)
+		}
+		off := lines.starts[m.Location.Line-1] + m.Location.Column
+		if off+5 > len(src) || string(src[off:off+5]) != "await" {
+			return "", nil, nil, esbuildError(p, m)
+		}
+		if before := strings.TrimRight(string(src[:off]), " \t\r\n"); strings.HasSuffix(before, "for") {
+			e := esbuildError(p, m)
+			e.Message = forAwaitMessage
+			return "", nil, nil, e
+		}
+		copy(src[off:], awaitMarker)
+		awaits = append(awaits, off)
+	}
+	code, sourceMap, errs = esbuildTransform(p, string(src))
+	if len(errs) > 0 {
+		return "", nil, nil, esbuildError(p, errs[0])
+	}
+	return code, sourceMap, awaits, nil
+}
+
+// awaitMarker stands for a top-level await while esbuild transforms.
+const awaitMarker = "~~~~~"
+
+// esbuildTransform is one run of esbuild's transform of a module.
+func esbuildTransform(p, source string) (string, []byte, []api.Message) {
 	loader := esbuildLoader(p)
 	input := source
 	if loader != api.LoaderJSON {
@@ -49,9 +93,14 @@ func transform(p, source string) (code string, sourceMap []byte, err error) {
 		input += "\nexport {};\n"
 	}
 	res := api.Transform(input, api.TransformOptions{
-		Loader:     loader,
-		Format:     api.FormatCommonJS,
-		Sourcefile: p,
+		Loader: loader,
+		Format: api.FormatCommonJS,
+		// A neutral name: esbuild takes a .mjs or .mts source file for
+		// Node's interop mode, where every import's default is the whole
+		// module (right for CommonJS, wrong for ES modules). The realm
+		// gives CommonJS dependencies a namespace whose default is
+		// module.exports instead (cjsView), so one mode serves both.
+		Sourcefile: esbuildName(p),
 		Sourcemap:  api.SourceMapExternal,
 		Target:     api.ES2022,
 		// goja parses neither import() nor async iteration: esbuild
@@ -68,19 +117,26 @@ func transform(p, source string) (code string, sourceMap []byte, err error) {
 		},
 		LogLevel: api.LogLevelSilent,
 	})
-	if len(res.Errors) > 0 {
-		return "", nil, esbuildError(p, res.Errors[0])
+	return string(res.Code), res.Map, res.Errors
+}
+
+// esbuildName is the file name esbuild is told: p with .mjs/.mts/.cjs/.cts
+// changed to .js/.ts, which carry no module type of their own.
+func esbuildName(p string) string {
+	ext := path.Ext(p)
+	switch strings.ToLower(ext) {
+	case ".mjs", ".cjs":
+		return strings.TrimSuffix(p, ext) + ".js"
+	case ".mts", ".cts":
+		return strings.TrimSuffix(p, ext) + ".ts"
 	}
-	return string(res.Code), res.Map, nil
+	return p
 }
 
 // esbuildError converts esbuild's first error into a SyntaxError at its
 // original position.
 func esbuildError(p string, m api.Message) *Error {
 	e := &Error{Name: "SyntaxError", Message: m.Text, Path: p}
-	if strings.HasPrefix(m.Text, "Top-level await") {
-		e.Message = tlaMessage
-	}
 	if m.Location != nil {
 		e.Line, e.Column = m.Location.Line, m.Location.Column+1
 	}

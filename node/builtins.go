@@ -2,6 +2,7 @@ package node
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/jsutil"
@@ -38,6 +39,7 @@ var builtins = map[string]func(n *nodeState) *goja.Object{
 	"internal/comparisons": func(n *nodeState) *goja.Object { return n.jsModule(comparisonsSource, nil) },
 	"internal/inspect":     func(n *nodeState) *goja.Object { return n.jsModule(inspectSource, inspectNatives) },
 	"internal/parse_args":  func(n *nodeState) *goja.Object { return n.jsModule(parseArgsSource, nil) },
+	"module":               func(n *nodeState) *goja.Object { return n.moduleModule() },
 }
 
 // builtinParts are the built-in modules that are a property of another one (or, with no property, the same
@@ -137,4 +139,34 @@ func (n *nodeState) internalRequire() goja.Value {
 		return n.mustBuiltin(c.Argument(0).String())
 	})
 	return n.ireq
+}
+
+// nodeBuiltins are the names of Node 20's built-in modules (its require('module').builtinModules), so that a
+// program asking for one jsworker does not provide is told so.
+var nodeBuiltins = strings.Fields(`assert assert/strict async_hooks buffer child_process cluster console constants crypto
+	dgram diagnostics_channel dns dns/promises domain events fs fs/promises http http2 https inspector module net os
+	path path/posix path/win32 perf_hooks process punycode querystring readline readline/promises repl stream
+	stream/consumers stream/promises stream/web string_decoder sys test timers timers/promises tls trace_events tty
+	url util util/types v8 vm wasi worker_threads zlib`)
+
+// MissingHint is the module realm's MissingHint: for one of Node's built-in modules jsworker does not provide, a
+// sentence naming the ones it does.
+func (n *nodeState) MissingHint(spec string) string {
+	name := strings.TrimPrefix(spec, "node:")
+	if _, ok := builtins[name]; ok {
+		return ""
+	}
+	for _, b := range nodeBuiltins {
+		if b == name {
+			var ours []string
+			for _, n := range builtinNames() {
+				if !isInternal(n) {
+					ours = append(ours, n)
+				}
+			}
+			return "'" + name + "' is one of Node's built-in modules that jsworker does not provide; jsworker provides " +
+				strings.Join(ours, ", ") + " (each also as node:…)"
+		}
+	}
+	return ""
 }

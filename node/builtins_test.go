@@ -27,7 +27,7 @@ func runFile(t *testing.T, file string, argv ...string) (int, string, string) {
 	}
 	var out, errOut testsupport.SyncBuffer
 	p, err := node.StartProgram(node.ProgramOptions{
-		Filename: file, Source: string(src), Module: strings.HasSuffix(file, ".mjs"),
+		Filename: file, Source: string(src), Module: node.IsModuleFile(file, string(src)),
 		Argv:    append([]string{"jsworker", file}, argv...),
 		Env:     os.Environ(),
 		Options: core.Options{Stdout: &out, Stderr: &errOut},

@@ -161,8 +161,8 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		}
 		source, filename = string(b), p
 	}
-	isModule := get("type").String() == "module" || isModulePath(filename)
-	ns := &nodeState{filename: filename}
+	isModule := get("type").String() == "module" || isModuleFile(filename, source)
+	ns := &nodeState{filename: filename, moduleEntry: isModule}
 	if argv := get("argv"); !goja.IsUndefined(argv) {
 		_ = rt.ExportTo(argv, &ns.argv)
 	}
@@ -253,14 +253,4 @@ func (o *onlineExt) Setup(w *core.Worker, rt *goja.Runtime) error {
 	o.link.online.Store(true)
 	o.link.wake()
 	return nil
-}
-
-// isModulePath tells whether a worker file is an ES module by its name.
-func isModulePath(p string) bool {
-	for _, ext := range []string{".mjs", ".mts", ".ts"} {
-		if strings.HasSuffix(p, ext) {
-			return true
-		}
-	}
-	return false
 }

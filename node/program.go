@@ -58,6 +58,8 @@ func StartProgram(opts ProgramOptions) (*Program, error) {
 		env:      append([]string(nil), opts.Env...),
 		stderr:   o.Stderr,
 		onError:  o.OnError,
+
+		moduleEntry: opts.Module,
 	}
 	o.Extension = ns
 	var w *core.Worker

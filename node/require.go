@@ -1,32 +1,25 @@
 package node
 
 import (
-	"errors"
 	"path/filepath"
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja_nodejs/require"
 )
 
-// installRequire gives a Node-style realm CommonJS: require (with the
-// built-in worker_threads and url, also as node:…, and CommonJS files
-// by path through goja_nodejs's resolver), module, exports, __filename and
-// __dirname. The entry script runs as the realm's global code rather than
-// inside a module wrapper, so positions in stacks stay exact.
+// installRequire gives a Node-style realm CommonJS: require (built-in modules, also as node:…, and files and
+// packages resolved as Node does, through the realm's module map: see modules.go), module, exports, __filename
+// and __dirname. The entry script runs as the realm's global code rather than inside a module wrapper, so
+// positions in stacks stay exact; the module map (and so the resolver) is made on the first require.
+//
+// A realm whose entry runs through the module map (an ES module, or a CommonJS module its map runs) gets none of
+// these globals, as in Node: its modules have their own.
 func (n *nodeState) installRequire() error {
-	r, rt := n.r, n.r.Runtime()
-	g := rt.GlobalObject()
-	reg := require.NewRegistry()
-	for _, name := range builtinNames() {
-		load := func(_ *goja.Runtime, module *goja.Object) {
-			exports, _ := n.builtin(name)
-			_ = module.Set("exports", exports)
-		}
-		reg.RegisterNativeModule(name, load)
-		reg.RegisterNativeModule("node:"+name, load)
+	if n.moduleEntry {
+		return nil
 	}
-	rm := reg.Enable(rt) // defines goja_nodejs's require; replaced below
+	rt := n.r.Runtime()
+	g := rt.GlobalObject()
 	module := rt.NewObject()
 	exports := rt.NewObject()
 	module.Set("exports", exports)
@@ -35,30 +28,36 @@ func (n *nodeState) installRequire() error {
 	module.Set("loaded", false)
 	module.Set("children", rt.NewArray())
 	module.Set("paths", rt.NewArray())
-	req := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		name := c.Argument(0).String()
-		v, err := rm.Require(name)
+	var req *goja.Object
+	get := func() *goja.Object {
+		if req == nil {
+			mr := n.moduleRealm()
+			if !strings.HasPrefix(n.filename, "[") {
+				mr.SetMain(n.filename, module)
+			}
+			req = mr.Require(n.referrer())
+		}
+		return req
+	}
+	// require itself is a small forwarder, so that the module map is made only when a program requires
+	// something; its resolve, cache and main are the real require's.
+	fwd := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		f, _ := goja.AssertFunction(get())
+		v, err := f(goja.Undefined(), c.Arguments...)
 		if err != nil {
-			var ex *goja.Exception
-			if errors.As(err, &ex) {
-				panic(ex.Value())
-			}
-			if errors.Is(err, require.InvalidModuleError) || errors.Is(err, require.NoSuchBuiltInModuleError) ||
-				errors.Is(err, require.ModuleFileDoesNotExistError) {
-				e := r.NewError("Error", "", "Cannot find module '"+name+"': jsworker provides the built-in "+
-					"modules "+strings.Join(builtinNames(), ", ")+" (each also as node:…), and CommonJS files by path; "+
-					"other Node built-in modules are not available")
-				e.Set("code", "MODULE_NOT_FOUND")
-				panic(e)
-			}
-			panic(r.NewError("Error", "", "require('"+name+"'): "+err.Error()))
+			panic(err)
 		}
 		return v
 	}).(*goja.Object)
-	_ = req.DefineDataProperty("name", rt.ToValue("require"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	req.Set("main", module)
-	req.Set("cache", rt.NewObject())
-	g.Set("require", req)
+	_ = fwd.DefineDataProperty("name", rt.ToValue("require"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	for _, k := range []string{"resolve", "cache"} {
+		k := k
+		_ = fwd.DefineAccessorProperty(k, rt.ToValue(func(goja.FunctionCall) goja.Value { return get().Get(k) }), nil,
+			goja.FLAG_TRUE, goja.FLAG_TRUE)
+	}
+	fwd.Set("main", module)
+	module.Set("require", fwd)
+	g.Set("require", fwd)
 	g.Set("module", module)
 	g.Set("exports", exports)
 	dir := "."

@@ -12,6 +12,7 @@ import (
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/modules"
 )
 
 // Node-style workers: the main program (program.go) and the workers that worker_threads creates (child.go). They
@@ -61,6 +62,11 @@ type nodeState struct {
 	wt         *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+
+	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
+	resolver     *modules.Resolver // Node's resolution, with its package.json cache
+	builtinNames []string          // builtinNames(), for the module "module"
+	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.
@@ -82,6 +88,7 @@ func (n *nodeState) Setup(w *core.Worker, rt *goja.Runtime) error {
 		_ = g.Delete(name)
 	}
 	n.r = w.Realm()
+	n.builtinNames = builtinNames()
 	var err error
 	if ex := rt.Try(func() { err = n.install(rt) }); ex != nil {
 		return ex
@@ -139,8 +146,13 @@ func (n *nodeState) Deliver(f *clone.Frame) error {
 }
 
 // Builtin resolves a module worker's import of a Node built-in module (core.Extension).
+// The library's own internal/… modules are not reachable from scripts.
 func (n *nodeState) Builtin(specifier string) (*goja.Object, bool) {
-	return n.builtin(strings.TrimPrefix(specifier, "node:"))
+	name := strings.TrimPrefix(specifier, "node:")
+	if isInternal(name) {
+		return nil, false
+	}
+	return n.builtin(name)
 }
 
 // Uncaught ends a Node-style worker with exit code 1 after an uncaught exception or unhandled rejection
@@ -279,9 +291,30 @@ func (n *nodeState) Idle() bool {
 		return true
 	}
 	if !w.Stopping() {
+		n.unsettledAwait()
 		w.RunTask(func() error { n.emitProcess("exit", n.finalCode()); return nil })
 	}
 	return false
+}
+
+// unsettledAwait ends a realm whose module graph still waits on a top-level await that nothing can settle any
+// more (the loop ran dry) as Node does: a warning on the main program's stderr and exit code 13.
+func (n *nodeState) unsettledAwait() {
+	if n.modRealm == nil || n.exitSet {
+		return
+	}
+	p, ok := n.modRealm.Pending()
+	if !ok {
+		return
+	}
+	n.exitSet, n.exitCode = true, 13
+	if n.main {
+		out := n.stderr
+		if out == nil {
+			out = os.Stderr
+		}
+		fmt.Fprintf(out, "Warning: Detected unsettled top-level await at %s\n", modules.FileURL(p))
+	}
 }
 
 // emitProcess emits event on the realm's process object (process.emit(event, code)); an exception a listener

@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"testing"
+
+	"github.com/jsworker/jsworker/node"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -86,11 +89,23 @@ func TestVersionMatchesHeader(t *testing.T) {
 	}
 }
 
+// TestIsModule: the entry runs as an ES module by Node's rules (node.IsModuleFile): the extension, the
+// package.json "type", ES module syntax under no "type"; TypeScript through the module map.
 func TestIsModule(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "tm"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tm", "package.json"), []byte(`{"type": "module"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for name, want := range map[string]bool{"a.js": false, "a.cjs": false, "a.mjs": true, "a.ts": true,
-		"a.mts": true, "A.MJS": true} {
-		if isModule(name) != want {
-			t.Errorf("isModule(%q) != %v", name, want)
+		"a.mts": true, "A.MJS": true, "tm/a.js": true, "tm/a.cjs": false} {
+		if got := node.IsModuleFile(filepath.Join(dir, name), "console.log(1);"); got != want {
+			t.Errorf("IsModuleFile(%q) = %v, want %v", name, got, want)
 		}
+	}
+	if !node.IsModuleFile(filepath.Join(dir, "detect.js"), `import "./x.js";`) {
+		t.Error("a .js file with an import declaration under no \"type\" is not an ES module")
 	}
 }

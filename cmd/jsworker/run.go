@@ -13,10 +13,10 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
-	"github.com/jsworker/jsworker/node"
 	"github.com/jsworker/jsworker/inspector/devtools"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/workertargets"
+	"github.com/jsworker/jsworker/node"
 )
 
 // run is the whole command: argv is os.Args; it returns the exit code.
@@ -59,7 +59,7 @@ func run(argv []string, stdout, stderr io.Writer) int {
 			return exitUncaught
 		}
 		po.Filename, po.Source = path, string(src)
-		po.Module = isModule(path)
+		po.Module = node.IsModuleFile(path, po.Source)
 		po.Argv = append([]string{exe, path}, c.args...)
 	case "eval":
 		po.Filename, po.Source = "[eval]", c.target
@@ -119,16 +119,6 @@ func (m mainProvider) Targets() []devtools.Target {
 
 func (m mainProvider) Attach(key string) (devtools.Session, error) {
 	return workertargets.Provider{Main: m.main.Load()}.Attach(key)
-}
-
-// isModule reports whether a file runs as an ES module: .mjs, and
-// TypeScript (.ts, .mts), which the module loader transforms.
-func isModule(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".mjs", ".mts", ".ts":
-		return true
-	}
-	return false
 }
 
 // executable returns process.argv[0]: the absolute path of this binary.

@@ -40,6 +40,10 @@ type Child struct {
 	// branches of an if, the statement of a label). Storing through Slot
 	// replaces the statement.
 	Slot *ast.Statement
+	// Expr, when not nil, is the parent's field (or list element) of interface type ast.Expression holding Node;
+	// storing through Expr replaces the expression. Children whose field has a concrete type (an *ast.Identifier
+	// name, say) have none.
+	Expr *ast.Expression
 }
 
 // Inspect walks the tree under n depth first, in source order: it calls f

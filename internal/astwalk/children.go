@@ -20,35 +20,35 @@ func Children(n ast.Node, f func(Child)) {
 	case *ast.ArrayPattern:
 		if n != nil {
 			e.exprs(n.Elements)
-			e.expr(n.Rest)
+			e.exprp(&n.Rest)
 		}
 	case *ast.AssignExpression:
 		if n != nil {
-			e.expr(n.Left)
-			e.expr(n.Right)
+			e.exprp(&n.Left)
+			e.exprp(&n.Right)
 		}
 	case *ast.AwaitExpression:
 		if n != nil {
-			e.expr(n.Argument)
+			e.exprp(&n.Argument)
 		}
 	case *ast.BinaryExpression:
 		if n != nil {
-			e.expr(n.Left)
-			e.expr(n.Right)
+			e.exprp(&n.Left)
+			e.exprp(&n.Right)
 		}
 	case *ast.Binding:
 		if n != nil {
 			e.expr(n.Target)
-			e.expr(n.Initializer)
+			e.exprp(&n.Initializer)
 		}
 	case *ast.BracketExpression:
 		if n != nil {
-			e.expr(n.Left)
-			e.expr(n.Member)
+			e.exprp(&n.Left)
+			e.exprp(&n.Member)
 		}
 	case *ast.CallExpression:
 		if n != nil {
-			e.expr(n.Callee)
+			e.exprp(&n.Callee)
 			e.exprs(n.ArgumentList)
 		}
 	case *ast.ClassLiteral:
@@ -56,7 +56,7 @@ func Children(n ast.Node, f func(Child)) {
 			if n.Name != nil {
 				e(Child{Node: n.Name})
 			}
-			e.expr(n.SuperClass)
+			e.exprp(&n.SuperClass)
 			for _, el := range n.Body {
 				if el != nil {
 					e(Child{Node: el})
@@ -65,27 +65,27 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.ConditionalExpression:
 		if n != nil {
-			e.expr(n.Test)
-			e.expr(n.Consequent)
-			e.expr(n.Alternate)
+			e.exprp(&n.Test)
+			e.exprp(&n.Consequent)
+			e.exprp(&n.Alternate)
 		}
 	case *ast.DotExpression:
 		if n != nil {
-			e.expr(n.Left)
+			e.exprp(&n.Left)
 			e(Child{Node: &n.Identifier})
 		}
 	case *ast.PrivateDotExpression:
 		if n != nil {
-			e.expr(n.Left)
+			e.exprp(&n.Left)
 			e(Child{Node: &n.Identifier})
 		}
 	case *ast.OptionalChain:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.Optional:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.FunctionLiteral:
 		if n != nil {
@@ -112,7 +112,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.ExpressionBody:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.PrivateIdentifier:
 		if n != nil {
@@ -129,7 +129,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.NewExpression:
 		if n != nil {
-			e.expr(n.Callee)
+			e.exprp(&n.Callee)
 			e.exprs(n.ArgumentList)
 		}
 	case *ast.ObjectLiteral:
@@ -139,26 +139,26 @@ func Children(n ast.Node, f func(Child)) {
 	case *ast.ObjectPattern:
 		if n != nil {
 			e.props(n.Properties)
-			e.expr(n.Rest)
+			e.exprp(&n.Rest)
 		}
 	case *ast.ParameterList:
 		if n != nil {
 			e.bindings(n.List)
-			e.expr(n.Rest)
+			e.exprp(&n.Rest)
 		}
 	case *ast.PropertyShort:
 		if n != nil {
 			e(Child{Node: &n.Name})
-			e.expr(n.Initializer)
+			e.exprp(&n.Initializer)
 		}
 	case *ast.PropertyKeyed:
 		if n != nil {
-			e.expr(n.Key)
-			e.expr(n.Value)
+			e.exprp(&n.Key)
+			e.exprp(&n.Value)
 		}
 	case *ast.SpreadElement:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.SequenceExpression:
 		if n != nil {
@@ -166,7 +166,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.TemplateLiteral:
 		if n != nil {
-			e.expr(n.Tag)
+			e.exprp(&n.Tag)
 			for _, el := range n.Elements {
 				if el != nil {
 					e(Child{Node: el})
@@ -176,11 +176,11 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.UnaryExpression:
 		if n != nil {
-			e.expr(n.Operand)
+			e.exprp(&n.Operand)
 		}
 	case *ast.YieldExpression:
 		if n != nil {
-			e.expr(n.Argument)
+			e.exprp(&n.Argument)
 		}
 	case *ast.BadExpression, *ast.BooleanLiteral, *ast.Identifier, *ast.NullLiteral, *ast.NumberLiteral,
 		*ast.RegExpLiteral, *ast.StringLiteral, *ast.TemplateElement, *ast.ThisExpression, *ast.SuperExpression:
@@ -197,7 +197,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.CaseStatement:
 		if n != nil {
-			e.expr(n.Test)
+			e.exprp(&n.Test)
 			e(Child{List: &n.Consequent})
 		}
 	case *ast.CatchStatement:
@@ -209,19 +209,19 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.DoWhileStatement:
 		if n != nil {
-			e.expr(n.Test)
+			e.exprp(&n.Test)
 			e.slot(&n.Body)
 		}
 	case *ast.ExpressionStatement:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.ForInStatement:
 		if n != nil {
 			if n.Into != nil {
 				e(Child{Node: n.Into})
 			}
-			e.expr(n.Source)
+			e.exprp(&n.Source)
 			e.slot(&n.Body)
 		}
 	case *ast.ForOfStatement:
@@ -229,7 +229,7 @@ func Children(n ast.Node, f func(Child)) {
 			if n.Into != nil {
 				e(Child{Node: n.Into})
 			}
-			e.expr(n.Source)
+			e.exprp(&n.Source)
 			e.slot(&n.Body)
 		}
 	case *ast.ForStatement:
@@ -237,13 +237,13 @@ func Children(n ast.Node, f func(Child)) {
 			if n.Initializer != nil {
 				e(Child{Node: n.Initializer})
 			}
-			e.expr(n.Update)
-			e.expr(n.Test)
+			e.exprp(&n.Update)
+			e.exprp(&n.Test)
 			e.slot(&n.Body)
 		}
 	case *ast.IfStatement:
 		if n != nil {
-			e.expr(n.Test)
+			e.exprp(&n.Test)
 			e.slot(&n.Consequent)
 			e.slot(&n.Alternate)
 		}
@@ -256,11 +256,11 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.ReturnStatement:
 		if n != nil {
-			e.expr(n.Argument)
+			e.exprp(&n.Argument)
 		}
 	case *ast.SwitchStatement:
 		if n != nil {
-			e.expr(n.Discriminant)
+			e.exprp(&n.Discriminant)
 			for _, c := range n.Body {
 				if c != nil {
 					e(Child{Node: c})
@@ -269,7 +269,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.ThrowStatement:
 		if n != nil {
-			e.expr(n.Argument)
+			e.exprp(&n.Argument)
 		}
 	case *ast.TryStatement:
 		if n != nil {
@@ -293,12 +293,12 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.WhileStatement:
 		if n != nil {
-			e.expr(n.Test)
+			e.exprp(&n.Test)
 			e.slot(&n.Body)
 		}
 	case *ast.WithStatement:
 		if n != nil {
-			e.expr(n.Object)
+			e.exprp(&n.Object)
 			e.slot(&n.Body)
 		}
 	case *ast.FunctionDeclaration:
@@ -317,12 +317,12 @@ func Children(n ast.Node, f func(Child)) {
 		// Its bindings are shared (see the package doc).
 	case *ast.FieldDefinition:
 		if n != nil {
-			e.expr(n.Key)
-			e.expr(n.Initializer)
+			e.exprp(&n.Key)
+			e.exprp(&n.Initializer)
 		}
 	case *ast.MethodDefinition:
 		if n != nil {
-			e.expr(n.Key)
+			e.exprp(&n.Key)
 			if n.Body != nil {
 				e(Child{Node: n.Body})
 			}
@@ -336,7 +336,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.ForLoopInitializerExpression:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.ForLoopInitializerVarDeclList:
 		if n != nil {
@@ -356,7 +356,7 @@ func Children(n ast.Node, f func(Child)) {
 		}
 	case *ast.ForIntoExpression:
 		if n != nil {
-			e.expr(n.Expression)
+			e.exprp(&n.Expression)
 		}
 	case *ast.Program:
 		if n != nil {
@@ -377,9 +377,16 @@ func (e emitter) expr(x ast.Expression) {
 	}
 }
 
+// exprp emits the expression held in *p, with p to replace it.
+func (e emitter) exprp(p *ast.Expression) {
+	if *p != nil {
+		e(Child{Node: *p, Expr: p})
+	}
+}
+
 func (e emitter) exprs(xs []ast.Expression) {
-	for _, x := range xs {
-		e.expr(x)
+	for i := range xs {
+		e.exprp(&xs[i])
 	}
 }
 

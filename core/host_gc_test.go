@@ -18,17 +18,21 @@ func TestHostRealmIndexForgetsCollectedRealms(t *testing.T) {
 	}
 	before := count()
 	func() {
+		var realms []*HostRealm
 		for range 5 {
 			rt, err := NewHostRealm(HostRealmOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			HostRealmOf(rt).Close()
+			realms = append(realms, HostRealmOf(rt))
+		}
+		if count() < before+5 {
+			t.Fatalf("index has %d entries, want at least %d", count(), before+5)
+		}
+		for _, h := range realms {
+			h.Close()
 		}
 	}()
-	if count() < before+5 {
-		t.Fatalf("index has %d entries, want at least %d", count(), before+5)
-	}
 	deadline := time.Now().Add(20 * time.Second)
 	for count() > before {
 		if time.Now().After(deadline) {

@@ -51,7 +51,10 @@ const als = new AsyncLocalStorage();
   for (let i = 0; i < 3; i++) ticks.push((await iv.next()).value);
   await iv.return();
   log('interval', ticks);
+  // AbortSignal.timeout's timer is unref'd (in Node too): a ref'd timer keeps the program alive until it fires.
+  const keep = setTimeout(() => {}, 10000);
   try { await new Promise((res, rej) => { const s = AbortSignal.timeout(5); s.addEventListener('abort', () => rej(s.reason)); }); } catch (e) { log('timeout', e.name); }
+  clearTimeout(keep);
   const anyS = AbortSignal.any([new AbortController().signal, AbortSignal.abort('r')]); log('any', anyS.aborted, anyS.reason);
   await als.run({ id: 1 }, async () => {
     log('als sync', als.getStore());

@@ -6,6 +6,7 @@ BUILD_DIR ?= build
 # The pinned linter, run with `go run` so nothing needs installing.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 60s
+SOAKTIME ?= 60m
 CMAKE ?= cmake
 CTEST ?= ctest
 CMAKE_FLAGS ?=
@@ -112,8 +113,9 @@ fuzz: ## Run every Fuzz* target for FUZZTIME (default 60s) each
 memtest-full: build ctest-build ## Run the C value-lifetime test at full size: 1,000,000 round trips, flat memory
 	$(CTEST_DIR)/memory_test_c 1000000
 
-soak: ## Run the Hammer and Soak tests at full size under -race (slow)
-	$(GO) test -race -count=1 -run 'Hammer|Soak' -timeout 60m ./...
+soak: ## An hour (SOAKTIME) of mixed load (tests/soak: churn, transfers, SharedArrayBuffers, sessions, module workers), then the Hammer tests at full size under -race
+	$(GO) test -count=1 -run Soak -timeout 0 -v ./tests/soak -soak=$(SOAKTIME)
+	$(GO) test -race -count=1 -run 'Hammer' -timeout 60m ./...
 
 clean: ## Remove the build outputs (build/)
 	rm -rf $(BUILD_DIR)

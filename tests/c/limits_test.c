@@ -2,7 +2,8 @@
  * limits_test.c - stopping scripts from any thread and time limits through the C API (issue 16, §2):
  * ZJSContextTerminateExecution and ZJSWorkerRequestTermination from a watchdog pthread, ZJSContextSetExecutionTimeLimit
  * with and without a callback, ZJSWorkerOptions.executionTimeLimit (kZJSErrorTimeLimit). The host survives every
- * case and the context stays usable. Stops must come within STOP_BOUND_MS on a loaded machine; the figures printed
+ * case and the context stays usable. Also: huge single allocations throw catchable RangeErrors (no Go fatal
+ * out-of-memory). Stops must come within STOP_BOUND_MS on a loaded machine; the figures printed
  * are typically well under a millisecond.
  */
 #include "check.h"
@@ -189,6 +190,30 @@ static void test_worker_limits(JSContextRef ctx) {
     check(1, "a released or NULL worker is ignored");
 }
 
+/* Huge single allocations throw a catchable RangeError in a context and in a worker; both live on. */
+static const char *alloc_probe =
+    "(function () { var out = [];"
+    " [function () { return new ArrayBuffer(Math.pow(2, 40)) }, function () { return new Float64Array(Math.pow(2, 37)) },"
+    "  function () { return 'x'.repeat(Math.pow(2, 30)) }, function () { return new Array(Math.pow(2, 32) - 1).fill(0) }]"
+    " .forEach(function (f) { try { f(); out.push('no error') } catch (e) { out.push(e instanceof RangeError) } });"
+    " return out.join() })()";
+
+static void test_allocations(JSContextRef ctx) {
+    JSValueRef v = eval(ctx, alloc_probe);
+    check(v != NULL && strcmp(value_text(ctx, v), "true,true,true,true") == 0,
+          "huge allocations in a context throw RangeErrors: %s", value_text(ctx, v));
+    char src[1024];
+    snprintf(src, sizeof src, "postMessage(%s)", alloc_probe);
+    JSWorkerRef w = new_worker(src);
+    JSValueRef exc = NULL;
+    v = JSWorkerReceive(w, ctx, 10000, &exc);
+    check(v != NULL && strcmp(value_text(ctx, v), "true,true,true,true") == 0,
+          "huge allocations in a worker throw RangeErrors: %s", value_text(ctx, v));
+    JSWorkerRelease(w);
+    v = eval(ctx, "6 * 7");
+    check(v != NULL && JSValueToNumber(ctx, v, NULL) == 42, "the host lives on");
+}
+
 int main(void) {
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     JSStringRef name = str("started");
@@ -199,6 +224,7 @@ int main(void) {
     test_context_terminate(ctx);
     test_context_time_limit(ctx);
     test_worker_limits(ctx);
+    test_allocations(ctx);
 
     JSGlobalContextRelease(ctx);
     return check_done();

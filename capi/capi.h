@@ -35,6 +35,13 @@ static inline void jsw_call_notify(uintptr_t fn, jsw_handle worker, uintptr_t us
     ((jsw_notify_fn)fn)(worker, (void *)userData);
 }
 
+/* ZJSShouldTerminateCallback. */
+typedef bool (*jsw_should_terminate_fn)(jsw_handle ctx, void *userData);
+
+static inline bool jsw_call_should_terminate(uintptr_t fn, jsw_handle ctx, uintptr_t userData) {
+    return ((jsw_should_terminate_fn)fn)(ctx, (void *)userData);
+}
+
 /* ZJSInspectorMessageCallback. */
 typedef void (*jsw_inspector_fn)(const char *message, size_t length, void *userData);
 
@@ -91,6 +98,7 @@ typedef struct jsw_worker_options {
     uintptr_t errorCallback;
     uintptr_t errorUserData;
     bool waitForDebugger;
+    double executionTimeLimit;
 } jsw_worker_options;
 
 /* ZJSInspectorTargetInfo. */

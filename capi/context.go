@@ -233,6 +233,8 @@ func (c *context) errorValue(err error) goja.Value {
 	switch {
 	case errors.As(err, &ex):
 		return ex.Value()
+	case errors.Is(err, core.ErrExecutionTerminated):
+		je = terminationError(err)
 	case errors.As(err, &so):
 		je = &jsError{ctor: "RangeError", msg: "Maximum call stack size exceeded"}
 	case errors.As(err, &je):
@@ -287,6 +289,12 @@ func fence(fn string, ctxH uintptr, exception *uintptr) {
 func reportPanic(fn string, ctxH uintptr, exception *uintptr, r any) {
 	defer func() { _ = recover() }() // the report itself must not escape either
 	err := &jsError{ctor: "Error", name: "InternalError", msg: fmt.Sprintf("%s: internal error: %v", fn, r)}
+	if ie, ok := r.(*goja.InterruptedError); ok {
+		// A termination unwinding through a helper that is no entry of its own (limits.go): it says so.
+		if cause, ok := ie.Value().(error); ok && errors.Is(cause, core.ErrExecutionTerminated) {
+			err = terminationError(cause)
+		}
+	}
 	if exception != nil && ctxH != 0 {
 		if c, cerr := getContext(fn, ctxH, gettid()); cerr == nil {
 			c.throw(exception, err)

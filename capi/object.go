@@ -45,7 +45,7 @@ func (c *context) propertyName(fn string, h uintptr) (goja.Value, error) {
 
 // callHelper runs one of the intrinsic helpers and reports a throw to exception.
 func (c *context) callHelper(f goja.Callable, exception *uintptr, args ...goja.Value) (goja.Value, bool) {
-	v, err := f(goja.Undefined(), args...)
+	v, err := c.call(f, goja.Undefined(), args...)
 	if err != nil {
 		c.throw(exception, err)
 		return nil, false
@@ -266,7 +266,7 @@ func JSObjectCallAsFunction(ctx, object, thisObject, argumentCount uintptr, argu
 		c.throw(exception, err)
 		return 0
 	}
-	v, err := f(this, args...)
+	v, err := c.call(f, this, args...)
 	c.flushInspector() // as in JSEvaluateScript
 	if c.closed {
 		return 0

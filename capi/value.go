@@ -273,7 +273,7 @@ func JSValueMakeFromJSONString(ctx, str uintptr) (result uintptr) {
 	if err != nil {
 		return 0
 	}
-	v, err := c.in.jsonParse(goja.Undefined(), s.jsValue())
+	v, err := c.call(c.in.jsonParse, goja.Undefined(), s.jsValue())
 	if err != nil {
 		return 0
 	}
@@ -292,7 +292,7 @@ func JSValueCreateJSONString(ctx, value uintptr, indent uint32, exception *uintp
 		}
 		return 0
 	}
-	out, err := c.in.jsonStringify(goja.Undefined(), v, goja.Null(), c.rt.ToValue(min(indent, 10)))
+	out, err := c.call(c.in.jsonStringify, goja.Undefined(), v, goja.Null(), c.rt.ToValue(min(indent, 10)))
 	if err != nil {
 		c.throw(exception, err)
 		return 0
@@ -356,7 +356,7 @@ func JSValueToStringCopy(ctx, value uintptr, exception *uintptr) (result uintptr
 		c.throw(exception, &jsError{ctor: "TypeError", msg: "Cannot convert a Symbol value to a string"})
 		return 0
 	}
-	sv, err := c.in.toString(goja.Undefined(), v) // String(v): ToString, with a throwing toString reported
+	sv, err := c.call(c.in.toString, goja.Undefined(), v) // String(v): ToString, with a throwing toString reported
 	if err != nil {
 		c.throw(exception, err)
 		return 0

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 	"unsafe"
 
@@ -20,6 +21,7 @@ import (
 type worker struct {
 	h           uintptr
 	w           *core.Worker
+	ready       atomic.Pointer[core.Worker] // w, for the calls any thread may make
 	inspectable bool
 }
 
@@ -71,6 +73,7 @@ func startWorker(cfg workerConfig, tid int, spawn func(core.Options) (*core.Work
 		return 0, err
 	}
 	wr.w = w
+	wr.ready.Store(w) // ZJSWorkerRequestTermination, from any thread (limits.go)
 	return wr.h, nil
 }
 
@@ -147,6 +150,7 @@ func readOptions(p unsafe.Pointer) (workerConfig, error) {
 	cfg.inspectable = bool(o.inspectable)
 	cfg.errFn, cfg.errUD = uintptr(o.errorCallback), uintptr(o.errorUserData)
 	cfg.opts.WaitForDebugger = bool(o.waitForDebugger)
+	cfg.opts.ExecutionTimeLimit = secondsToDuration(float64(o.executionTimeLimit)) // limits.go
 	return cfg, nil
 }
 

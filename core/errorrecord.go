@@ -25,6 +25,15 @@ const (
 	// ErrorInternal: the engine failed (a Go panic inside goja, or a Setup
 	// error). The worker ends; Join returns the error.
 	ErrorInternal
+	// ErrorOutOfMemory: the worker went over its memory budget
+	// (Options.MaxHeapBytes) or was the largest contributor when the process
+	// neared its cap (SetMemoryLimit). The worker ends; Join returns
+	// ErrWorkerOutOfMemory.
+	ErrorOutOfMemory
+	// ErrorTimeLimit: one task of the worker ran longer than
+	// Options.ExecutionTimeLimit. The worker ends; Join returns
+	// ErrTimeLimit.
+	ErrorTimeLimit
 )
 
 func (k ErrorKind) String() string {
@@ -35,6 +44,10 @@ func (k ErrorKind) String() string {
 		return "unhandled rejection"
 	case ErrorInternal:
 		return "internal error"
+	case ErrorOutOfMemory:
+		return "out of memory"
+	case ErrorTimeLimit:
+		return "time limit"
 	}
 	return "unknown error"
 }

@@ -41,6 +41,10 @@ var (
 	// ErrJoinTimeout: Join's timeout passed before the worker ended.
 	ErrJoinTimeout = errors.New("jsworker: join timed out")
 
+	// ErrTimeLimit: Join's answer for a worker ended by
+	// Options.ExecutionTimeLimit.
+	ErrTimeLimit = errors.New("jsworker: worker terminated: execution time limit exceeded")
+
 	// ErrTerminated is the value a terminated worker's running JavaScript is
 	// interrupted with (see goja.InterruptedError.Value).
 	ErrTerminated = errors.New("jsworker: worker terminated")

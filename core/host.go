@@ -103,6 +103,7 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 			CanBlock:  opts.AllowAtomicsWait,
 			Interrupt: opts.Interrupt,
 			Schedule:  opts.Schedule,
+			Abort:     h.entryAbort, // TerminateExecution ends a wait (hostlimits.go)
 		},
 		Report: func(v goja.Value) {
 			msg := "undefined"
@@ -141,8 +142,20 @@ func (h *HostRealm) Runtime() *goja.Runtime { return h.rt }
 // error is the SyntaxError exception goja's RunScript returns. Afterwards
 // the inspector commands that arrived meanwhile from other goroutines run.
 // Owner goroutine only.
-func (h *HostRealm) RunScript(name, src string) (goja.Value, error) {
+//
+// The script is a top-level entry (Enter): TerminateExecution and the
+// execution time limit stop it, and it then returns ErrExecutionTerminated
+// or ErrExecutionTimeLimit.
+func (h *HostRealm) RunScript(name, src string) (v goja.Value, err error) {
 	defer h.ServeInspector()
+	err = h.Enter(func() error {
+		v, err = h.runScript(name, src)
+		return err
+	})
+	return v, err
+}
+
+func (h *HostRealm) runScript(name, src string) (goja.Value, error) {
 	if !h.inspectable || h.dbg == nil {
 		return h.rt.RunScript(name, src)
 	}

@@ -142,7 +142,7 @@ func (t hostTarget) ServePaused(resumed func() bool) {
 	}()
 	for {
 		h.inspectorIdle()
-		if resumed() || h.closed {
+		if resumed() || h.closed || h.entryStopped() { // TerminateExecution ends a pause too
 			return
 		}
 		if tasks := q.take(false); len(tasks) > 0 {

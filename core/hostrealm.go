@@ -36,6 +36,8 @@ type HostRealm struct {
 	js     *Realm // owner goroutine only
 	closed bool   // owner goroutine only: Close ran
 
+	guard entryGuard // top-level entries, TerminateExecution, the time limit (hostlimits.go)
+
 	hostInspector // host_inspect.go
 }
 
@@ -125,13 +127,17 @@ func (h *HostRealm) macrotask(fn func() error) {
 			h.dbg.TaskDone()
 		}
 	}()
-	if err := fn(); err != nil {
+	if err := h.Enter(fn); err != nil {
 		h.reportErr(err)
 	}
 }
 
 // reportErr writes an exception a listener threw to the realm's Stderr.
 func (h *HostRealm) reportErr(err error) {
+	if errors.Is(err, ErrExecutionTerminated) {
+		fmt.Fprintf(h.stderr, "jsworker: a host realm event was stopped: %v\n", err)
+		return
+	}
 	msg := err.Error()
 	var ex *goja.Exception
 	if errors.As(err, &ex) {

@@ -116,6 +116,8 @@ func (w *Worker) deliver(f *clone.Frame) error {
 // Microtasks have already run: goja drains its job queue when the outermost
 // call into JavaScript returns.
 func (w *Worker) macrotask(fn func() error) {
+	w.taskBegin()
+	defer w.taskEnd()
 	if err := w.guard(fn); err != nil {
 		w.reportErr(err)
 	}

@@ -2,6 +2,7 @@ package core
 
 import (
 	"io"
+	"time"
 
 	"github.com/dop251/goja"
 )
@@ -28,6 +29,13 @@ type Options struct {
 	// MaxCallStackSize bounds the JavaScript call-stack depth; exceeding it
 	// throws a RangeError. Zero means DefaultMaxCallStackSize.
 	MaxCallStackSize int
+
+	// ExecutionTimeLimit bounds each task of the worker — its script, each
+	// message delivery, each timer or immediate callback, each host task —
+	// to this long; a task that runs longer terminates the worker, which
+	// reports an ErrorTimeLimit record and Join returns ErrTimeLimit. Zero
+	// means no limit. See docs/limits.md.
+	ExecutionTimeLimit time.Duration
 
 	// DedicatedThread runs the worker on its own OS thread for its whole
 	// life (runtime.LockOSThread), for hosts whose callbacks need a stable

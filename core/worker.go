@@ -68,7 +68,8 @@ type Worker struct {
 	done        chan struct{} // closed when the loop has ended
 	fatal       error         // why the worker ended abnormally; written before done closes
 
-	loopState // touched only on the worker's goroutine
+	loopState           // touched only on the worker's goroutine
+	clock     taskClock // Options.ExecutionTimeLimit (tasklimit.go)
 
 	// Both touched only on the worker's goroutine: ext is Options.Extension
 	// (the Node layer's, for Node-style workers), js is made on first use of
@@ -398,6 +399,10 @@ func (w *Worker) run() {
 func (w *Worker) finish() {
 	if r := recover(); r != nil {
 		w.fatal = w.internalError(r)
+	}
+	w.reportTimeLimit()
+	if w.clock.timer != nil {
+		w.clock.timer.Stop()
 	}
 	w.ev.Close() // RunOnLoop refuses from now on; queued tasks are dropped
 	w.ev.StopTimers()

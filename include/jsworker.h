@@ -1465,8 +1465,15 @@ JSWORKER_EXPORT JSWorkerRef JSWorkerCreateWithLimits(JSStringRef source, size_t 
  worker goes on serving messages.
 @constant kZJSErrorUnhandledRejection A promise was rejected with no handler attached by the end of the task.
 @constant kZJSErrorInternal The engine failed; the worker ends.
+@constant kZJSErrorTimeLimit One task of the worker (its script, a message delivery, a timer callback) ran longer than
+ ZJSWorkerOptions.executionTimeLimit; the worker ends.
 */
-typedef enum { kZJSErrorUncaught = 1, kZJSErrorUnhandledRejection = 2, kZJSErrorInternal = 3 } ZJSErrorKind;
+typedef enum {
+    kZJSErrorUncaught = 1,
+    kZJSErrorUnhandledRejection = 2,
+    kZJSErrorInternal = 3,
+    kZJSErrorTimeLimit = 5
+} ZJSErrorKind;
 
 /*!
 @struct ZJSErrorInfo
@@ -1543,6 +1550,9 @@ typedef struct ZJSChannelLimits {
  and JSWorkerTerminate still ends it. On an inspectable worker whose releasing session enabled the Debugger domain,
  the script then pauses at its first statement (reason "Break on start"). Hosts built against an older header pass a
  smaller size and get false.
+@field executionTimeLimit Seconds each task of the worker may run (its script, each message delivery, each timer
+ callback); a task that runs longer ends the worker, reported to the error callback as kZJSErrorTimeLimit. 0 (and
+ hosts built against an older header): no limit.
 */
 typedef struct ZJSWorkerOptions {
     size_t size;
@@ -1556,6 +1566,7 @@ typedef struct ZJSWorkerOptions {
     ZJSWorkerErrorCallback errorCallback;
     void *errorUserData;
     bool waitForDebugger;
+    double executionTimeLimit;
 } ZJSWorkerOptions;
 
 /*!
@@ -1764,6 +1775,68 @@ JSWORKER_EXPORT void ZJSWorkerClose(JSWorkerRef worker);
  callback is called for the last time before this function returns.
 */
 JSWORKER_EXPORT void JSWorkerRelease(JSWorkerRef worker);
+
+/* Termination and time limits (jsworker extension; docs/limits.md). */
+
+/*!
+@function
+@abstract Asks a worker to stop, from any thread (jsworker extension).
+@param worker The worker. NULL or invalid: nothing happens.
+@discussion The one worker call any thread may make: a watchdog thread stops a runaway worker with it. It does what
+ JSWorkerTerminate does and returns at once; the owner thread still releases the worker (JSWorkerRelease). Called
+ after the owner released the handle, it does nothing.
+*/
+JSWORKER_EXPORT void ZJSWorkerRequestTermination(JSWorkerRef worker);
+
+/*!
+@function
+@abstract Stops the script running in a context, from any thread (jsworker extension).
+@param ctx The context. NULL or invalid: nothing happens.
+@discussion The JavaScript running in ctx — JSEvaluateScript, JSObjectCallAsFunction, a property access that runs a
+ getter, a task of ZJSContextRunPendingEvents — throws an uncatchable termination at its next instruction (neither
+ catch nor finally runs). The call that entered JavaScript then returns NULL/false and stores an Error whose message
+ says "script execution terminated"; a task of ZJSContextRunPendingEvents ends and the next one runs. The context
+ stays usable: the next call runs normally. Called while no script runs in ctx, it does nothing. A debugger pause
+ ends at once; a single long native call (a huge JSON.parse) finishes first; a regular expression on the
+ backtracking engine stops within RegexpMatchTimeout (1 s, docs/limits.md).
+*/
+JSWORKER_EXPORT void ZJSContextTerminateExecution(JSContextRef ctx);
+
+/*!
+@typedef ZJSShouldTerminateCallback
+@abstract Decides whether a script that ran out of time is stopped (JSC's JSShouldTerminateCallback).
+@param ctx The context whose script exceeded its time limit. Do not call the library with it from the callback,
+ except ZJSContextTerminateExecution and the time-limit functions.
+@param userData The pointer given with the callback.
+@result true to stop the script as ZJSContextTerminateExecution does; false to grant it another period.
+@discussion Thread: runs on a thread of the library's, not the context's (the engine cannot pause a running script to
+ call out on its thread); the script keeps running meanwhile. Keep it short and thread-safe.
+*/
+typedef bool (*ZJSShouldTerminateCallback)(JSContextRef ctx, void *userData);
+
+/*!
+@function
+@abstract Limits how long each entry into a context's JavaScript may run (jsworker extension, after JSC's
+ JSContextGroupSetExecutionTimeLimit).
+@param ctx The context. NULL or invalid: nothing happens.
+@param limitSeconds The time each top-level entry may run: one call that runs script (JSEvaluateScript,
+ JSObjectCallAsFunction, ...), or one task of ZJSContextRunPendingEvents. 0 or less removes the limit.
+@param callback Asked when an entry has run that long; NULL stops the script at once.
+@param userData Passed to callback.
+@discussion A stopped entry fails as with ZJSContextTerminateExecution; the message adds "execution time limit
+ exceeded". Calls made from a host function inside an entry belong to it. The limit applies from the next top-level
+ entry on. Any thread may call it.
+*/
+JSWORKER_EXPORT void ZJSContextSetExecutionTimeLimit(JSContextRef ctx, double limitSeconds,
+                                                     ZJSShouldTerminateCallback callback, void *userData);
+
+/*!
+@function
+@abstract Removes a context's execution time limit (jsworker extension).
+@param ctx The context. NULL or invalid: nothing happens.
+@discussion An entry running now is no longer stopped by the limit. Any thread may call it.
+*/
+JSWORKER_EXPORT void ZJSContextClearExecutionTimeLimit(JSContextRef ctx);
 
 /*!
 @typedef ZJSWorkerNotifyCallback

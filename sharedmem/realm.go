@@ -34,6 +34,15 @@ type RealmOptions struct {
 	// never.
 	Interrupt <-chan struct{}
 
+	// Abort, if not nil, is asked at each Atomics.wait for a channel that
+	// closes when that wait must end because the script running it is being
+	// stopped (a host realm's TerminateExecution, which interrupts the
+	// runtime first): the wait returns "timed-out" and goja raises its
+	// InterruptedError at the next instruction. Unlike Interrupt it is not
+	// final: the next script's waits block again. A nil channel never
+	// closes.
+	Abort func() <-chan struct{}
+
 	// Schedule runs fn later on the realm's own goroutine (core passes
 	// Worker.RunOnLoop) and returns false if the realm is gone, in which
 	// case fn will never run. It must not run fn synchronously and must not

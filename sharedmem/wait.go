@@ -151,6 +151,10 @@ func (r *realm) wait(call goja.FunctionCall) goja.Value {
 	b.enqueue(w)
 	b.wmu.Unlock()
 
+	var abort <-chan struct{}
+	if r.opts.Abort != nil {
+		abort = r.opts.Abort()
+	}
 	var timeout <-chan time.Time
 	if !forever {
 		if r.timer == nil {
@@ -165,6 +169,12 @@ func (r *realm) wait(call goja.FunctionCall) goja.Value {
 	case <-w.ch:
 		return r.strOK
 	case <-timeout:
+		if r.leave(b, w) {
+			return r.strTimedOut
+		}
+		return r.strOK
+	case <-abort:
+		// The script is being stopped (RealmOptions.Abort), as below.
 		if r.leave(b, w) {
 			return r.strTimedOut
 		}

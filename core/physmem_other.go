@@ -1,0 +1,6 @@
+//go:build !linux
+
+package core
+
+// physicalMemory returns 8 GiB where the machine's physical memory is not read.
+func physicalMemory() int64 { return 8 << 30 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector"
 )
 
@@ -96,7 +97,11 @@ func (c *context) enableDebugger() error {
 // runScript evaluates src, instrumented when c is inspectable.
 func (c *context) runScript(name, src string) (goja.Value, error) {
 	if !c.inspectable || c.dbg == nil {
-		return c.rt.RunScript(name, src)
+		prg, err := core.CompileScript(name, src, false) // functions guarded: catchable stack overflow
+		if err != nil {
+			return c.rt.RunScript(name, src) // a syntax error, reported as RunScript reports it
+		}
+		return c.rt.RunProgram(prg)
 	}
 	prg, err := c.dbg.Compile(name, src)
 	if err != nil {

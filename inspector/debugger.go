@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/stackpos"
 )
 
@@ -150,6 +151,9 @@ func NewDebugger() *Debugger {
 // compiled script runs.
 func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	d.rt, d.host = rt, host
+	if err := depthguard.Ensure(rt); err != nil { // Compile guards every function (internal/depthguard)
+		return err
+	}
 	o := rt.NewObject()
 	// The flag every hook tests first, a global of its own: one name lookup
 	// per statement with the hooks off, not a lookup and a property read.

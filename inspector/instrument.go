@@ -15,6 +15,7 @@ import (
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
 	"github.com/dop251/goja/unistring"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // hookName is the global through which instrumented code reaches its
@@ -157,6 +158,7 @@ func (d *Debugger) newScript(url, source string) *script {
 func (d *Debugger) instrument(sc *script, prg *ast.Program, strict bool, skip func(ast.Statement) bool) (*goja.Program, error) {
 	in := instrumenter{d: d, s: sc, prg: prg, seen: make(map[seenKey]bool), skip: skip}
 	in.walk(reflect.ValueOf(prg))
+	depthguard.Rewrite(prg) // after the hooks: the guard is no statement a debugger pauses at
 	p, err := goja.CompileAST(prg, strict)
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]

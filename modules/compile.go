@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // An Instrumenter compiles one module for a debugger instead of
@@ -66,6 +67,7 @@ func compileModule(path, source string, inst Instrumenter) (*compiled, error) {
 	if inst != nil {
 		c.prg, err = inst(path, source, prg, r.skip)
 	} else {
+		depthguard.Rewrite(prg) // catchable stack overflow (internal/depthguard)
 		c.prg, err = goja.CompileAST(prg, true)
 	}
 	if err != nil {

@@ -62,3 +62,22 @@ func Install(rt *goja.Runtime, limit int) error {
 	return rt.GlobalObject().DefineDataProperty(GuardName, rt.ToValue(guard),
 		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }
+
+// DefaultLimit is the depth Ensure installs: core's DefaultMaxCallStackSize.
+const DefaultLimit = 10000
+
+// Ensure installs the guard with DefaultLimit unless rt already has one, for
+// packages that compile rewritten code into realms they did not create
+// (inspector.Debugger.Install, modules.NewRealm): the realms of core have
+// theirs, with the worker's own limit, before those run.
+func Ensure(rt *goja.Runtime) error {
+	if Installed(rt) {
+		return nil
+	}
+	return Install(rt, DefaultLimit)
+}
+
+// Installed reports whether rt has the guard.
+func Installed(rt *goja.Runtime) bool {
+	return rt.GlobalObject().Get(GuardName) != nil
+}

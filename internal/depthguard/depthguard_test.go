@@ -209,3 +209,65 @@ func TestGoStackUsedGrows(t *testing.T) {
 		t.Fatalf("1000 frames of 1 KiB: used %d bytes, at the top %d", deep, base)
 	}
 }
+
+func TestJSONParseDepth(t *testing.T) {
+	deep := strings.Repeat("[", MaxJSONDepth+1) + strings.Repeat("]", MaxJSONDepth+1)
+	ok := strings.Repeat(`{"a":[`, 1000) + `"[[[[{{{{\"]]"` + strings.Repeat(`]}`, 1000)
+	rt := goja.New()
+	if err := Install(rt, 1000); err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("deep", deep)
+	rt.Set("ok", ok)
+	v, err := rt.RunString(`var out = [];
+		try { JSON.parse(deep); out.push("parsed") } catch (e) { out.push(e.name + ": " + e.message) }
+		out.push(typeof JSON.parse(ok));
+		out.push(JSON.parse('{"x":[1,2,{"y":"z"}]}', (k, v) => typeof v === "number" ? v * 10 : v).x[1]);
+		try { JSON.parse("{bad") } catch (e) { out.push(e.name) }
+		out.push(JSON.parse.name, JSON.parse.length, Object.keys(JSON).length);
+		out.push(JSON.parse({ toString() { return "[7]" } })[0]);
+		out.join("|")`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "RangeError: " + Message + "|object|20|SyntaxError|parse|2|0|7"
+	if v.String() != want {
+		t.Fatalf("got  %s\nwant %s", v, want)
+	}
+}
+
+func TestJSONDepthScan(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want int
+	}{
+		{`[]`, 1}, {`[[],[[]]]`, 3}, {`{"a":{"b":[1]}}`, 3}, {`"[[[["`, 0}, {`["\"[[[", []]`, 2}, {`[1,"\\",[2]]`, 2},
+	} {
+		if got := jsonDepth(tc.text, 100); got != tc.want {
+			t.Errorf("jsonDepth(%s) = %d, want %d", tc.text, got, tc.want)
+		}
+	}
+}
+
+func TestNestedArrayToString(t *testing.T) {
+	if !haveGoStack {
+		t.Skip("the Go stack is not measured on this architecture")
+	}
+	if testing.Short() && raceEnabled {
+		t.Skip("a million levels of Go recursion under -race take too long for -short")
+	}
+	_, v, err := run(t, 1000, `let a = []; for (let i = 0; i < 1e6; i++) a = [a];
+		var out = [];
+		for (const f of [() => String(a), () => a.join(), () => a.toLocaleString(), () => "" + a]) {
+			try { f(); out.push("converted") } catch (e) { out.push(e instanceof RangeError) }
+		}
+		out.push(String([[1, [2]], 3]), [1, [2, 3]].join("-"), Array.prototype.join.name, Array.prototype.join.length,
+			Object.keys(Array.prototype).length);
+		out.join()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "true,true,true,true,1,2,3,1-2,3,join,1,0"; v.String() != want {
+		t.Fatalf("got  %s\nwant %s", v, want)
+	}
+}

@@ -15,13 +15,13 @@ const GuardName = "__jsworker_depth"
 const Message = "Maximum call stack size exceeded"
 
 // MaxGoStack is how much of its goroutine's Go stack a realm may use at a
-// guard: a quarter of Go's default maximum (1 GB on 64-bit systems), so that
+// guard: a sixteenth of Go's default maximum (1 GB on 64-bit systems), so that
 // recursion through Go code — a generator delegating to a new generator
 // (goja resumes each on the Go stack, outside its call-stack count), a
 // builtin calling back into JavaScript, a host function recursing into
 // script — throws the same catchable RangeError long before the Go runtime
 // would end the process with "goroutine stack exceeds limit".
-const MaxGoStack = 256 << 20
+const MaxGoStack = 64 << 20
 
 // Backstop returns the depth goja's own, uncatchable limit is set to for a
 // catchable limit of limit: a quarter more (at least 100 frames), room for
@@ -37,7 +37,9 @@ func Backstop(limit int) int {
 // Install bounds rt's call-stack depth: a rewritten function entered deeper
 // than limit frames, or with more than MaxGoStack bytes of Go stack in use
 // (amd64 and arm64), throws a catchable RangeError (Message), and goja's own
-// limit is set to Backstop(limit). Install is called once per realm, on the
+// limit is set to Backstop(limit). JSON.parse refuses text nested deeper than
+// MaxJSONDepth with the same RangeError, and Array.prototype.join, toString
+// and toLocaleString check the Go stack (builtins.go). Install is called once per realm, on the
 // realm's goroutine, before any rewritten code runs; limit must be positive.
 func Install(rt *goja.Runtime, limit int) error {
 	if limit <= 0 {
@@ -48,17 +50,26 @@ func Install(rt *goja.Runtime, limit int) error {
 		return errors.New("depthguard: the realm has no RangeError constructor")
 	}
 	msg := rt.ToValue(Message)
+	fail := func() {
+		e, err := ctor(nil, msg)
+		if err != nil {
+			panic(err) // the RangeError constructor itself failed: pass its exception on
+		}
+		panic(e)
+	}
 	guard := func(goja.FunctionCall) goja.Value {
 		if depth(rt) > limit || goStackUsed() > MaxGoStack {
-			e, err := ctor(nil, msg)
-			if err != nil {
-				panic(err) // the RangeError constructor itself failed: pass its exception on
-			}
-			panic(e)
+			fail()
 		}
 		return goja.Undefined()
 	}
 	rt.SetMaxCallStackSize(Backstop(limit))
+	if err := wrapJSONParse(rt, fail); err != nil {
+		return err
+	}
+	if err := wrapRecursiveBuiltins(rt, fail); err != nil {
+		return err
+	}
 	return rt.GlobalObject().DefineDataProperty(GuardName, rt.ToValue(guard),
 		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }

@@ -161,6 +161,9 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	if err := rt.GlobalObject().DefineDataProperty(onName, rt.ToValue(false), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
+	if err := rt.GlobalObject().DefineDataProperty(sinkName, goja.Undefined(), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
 	if err := o.DefineDataProperty("hit", rt.ToValue(d.hit), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		return err
 	}

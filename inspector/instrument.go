@@ -28,6 +28,10 @@ const hookName = "__jsworker_dbg"
 // configurable and not enumerable.
 const onName = "__jsworker_on"
 
+// sinkName is the global that top-level hooks assign to (hookStatement): writable, not enumerable, not
+// configurable.
+const sinkName = "__jsworker_v"
+
 // A script is one compiled source of an inspectable target.
 type script struct {
 	id, url, source string
@@ -598,7 +602,19 @@ func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args
 		}
 	}
 	call := &ast.CallExpression{Callee: member(name), LeftParenthesis: idx, ArgumentList: args, RightParenthesis: idx}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: call}}
+	return in.hookStatement(idx, &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: call})
+}
+
+// hookStatement makes the statement that evaluates a hook expression e. In a function it is an expression
+// statement. At a script's top level, where the last statement's value is the script's completion value (what
+// JSEvaluateScript returns), it is `var __jsworker_v = e`: a variable statement has no value of its own, so the
+// completion value stays the program's (an expression statement's `false` would replace it, as FuzzInstrument
+// found). The variable is a hidden global (Debugger.Install).
+func (in *instrumenter) hookStatement(idx file.Idx, e ast.Expression) ast.Statement {
+	if in.fn != nil || in.s.module {
+		return &ast.ExpressionStatement{Expression: e}
+	}
+	return &ast.VariableStatement{Var: idx, List: []*ast.Binding{{Target: &ast.Identifier{Name: sinkName, Idx: idx}, Initializer: e}}}
 }
 
 // guard wraps a function body (after its directive prologue) in
@@ -843,7 +859,7 @@ func (in *instrumenter) hook(st ast.Statement) ast.Statement {
 	if len(back) > 0 {
 		e = &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: e, Right: &ast.SequenceExpression{Sequence: back}}
 	}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+	return in.hookStatement(idx, &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e})
 }
 
 var typeAwait = reflect.TypeFor[ast.AwaitExpression]()

@@ -40,7 +40,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 
 .PHONY: install uninstall python-test rust-test package-test
-.PHONY: help build run test deps check bench bench-c bench-compare fuzz soak memtest-full clean fmtcheck vet gotest ctest ctest-build staticcheck tidycheck
+.PHONY: help build run test deps check bench bench-c bench-compare fuzz fuzz-capi soak memtest-full clean fmtcheck vet gotest ctest ctest-build staticcheck tidycheck
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-14s %s\n", $$1, $$2}'
@@ -101,7 +101,7 @@ bench-c: build ctest-build ## Run the C API benchmarks (bench/capi): spawn, roun
 bench-compare: ## Run the core benchmarks and Node's worker_threads programs side by side (bench/compare.sh)
 	bench/compare.sh
 
-fuzz: ## Run every Fuzz* target for FUZZTIME (default 60s) each
+fuzz: fuzz-capi ## Run every Fuzz* target, then the C ABI harness, for FUZZTIME (default 60s) each
 	@targets=$$(grep -rE --include='*_test.go' --exclude-dir=$(BUILD_DIR) --exclude-dir=.git \
 		'^func Fuzz[A-Za-z0-9_]*\(' . | sed -E 's|^(.*)/[^/]*_test\.go:func (Fuzz[A-Za-z0-9_]*)\(.*|\1 \2|'); \
 	if [ -z "$$targets" ]; then echo "fuzz: no Fuzz* targets found"; exit 0; fi; \
@@ -109,6 +109,20 @@ fuzz: ## Run every Fuzz* target for FUZZTIME (default 60s) each
 		echo "fuzz: $$name in $$dir for $(FUZZTIME)"; \
 		$(GO) test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) "$$dir" || exit 1; \
 	done
+
+# The C ABI harness (tests/fuzz/capi_fuzz.c) under libFuzzer and AddressSanitizer: clang and libclang-rt-*-dev.
+FUZZ_DIR := $(BUILD_DIR)/fuzz
+CLANG ?= clang
+
+fuzz-capi: build ## Build the C ABI libFuzzer harness and run it for FUZZTIME (corpus: tests/fuzz/corpus)
+	@mkdir -p $(FUZZ_DIR)/corpus
+	$(CLANG) -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address -Iinclude tests/fuzz/capi_fuzz.c \
+		-L$(BUILD_DIR) -ljsworker -Wl,-rpath,$(abspath $(BUILD_DIR)) -o $(FUZZ_DIR)/capi_fuzz
+	@# Go allocates outside malloc and keeps it until exit: leak reports would be about the runtime, not the ABI.
+	@# FUZZTIME is Go's duration syntax (60s, 5m, 1h): libFuzzer wants seconds.
+	secs=$$(echo $(FUZZTIME) | sed -E 's/^([0-9]+)s$$/\1/; s/^([0-9]+)m$$/\1*60/; s/^([0-9]+)h$$/\1*3600/'); \
+	ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/capi_fuzz -max_total_time=$$(($$secs)) -timeout=30 -rss_limit_mb=4096 \
+		$(FUZZ_DIR)/corpus tests/fuzz/corpus
 
 memtest-full: build ctest-build ## Run the C value-lifetime test at full size: 1,000,000 round trips, flat memory
 	$(CTEST_DIR)/memory_test_c 1000000

@@ -49,8 +49,9 @@ func deliver(fn, userData uintptr, msg []byte) {
 }
 
 // messageBytes views the command a host passed (valid for the call only: inspector.Session.Dispatch copies it).
+// A NULL or empty message is refused: no CDP command is empty, and refusing it queues nothing (as zig-js's C API).
 func messageBytes(message *byte, length uintptr) ([]byte, bool) {
-	if message == nil {
+	if message == nil || length == 0 {
 		return nil, false
 	}
 	return unsafe.Slice(message, length), true

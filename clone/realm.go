@@ -294,3 +294,16 @@ func CaptureBuiltins(rt *goja.Runtime) (err error) {
 	}
 	return err
 }
+
+// CaptureTypedArrays captures now the typed-array and DataView constructors structured clone needs from rt, for a
+// host that is about to replace those globals with wrappers of its own (core's allocation guard): clone keeps
+// using the engine's originals. It must be called on the goroutine that owns rt.
+func CaptureTypedArrays(rt *goja.Runtime) (err error) {
+	if err := gojainternal.Kinds(); err != nil {
+		return err
+	}
+	if ex := rt.Try(func() { err = realmOf(rt).need(groupViews) }); ex != nil {
+		return ex
+	}
+	return err
+}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/sharedmem"
 	"github.com/jsworker/jsworker/web"
 )
@@ -87,7 +88,9 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	if size <= 0 {
 		size = DefaultMaxCallStackSize
 	}
-	rt.SetMaxCallStackSize(size)
+	if err := depthguard.Install(rt, size); err != nil { // catchable RangeError past size (CompileScript)
+		return nil, err
+	}
 	stderr := opts.Stderr
 	if stderr == nil {
 		stderr = os.Stderr

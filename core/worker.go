@@ -98,7 +98,7 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 		dbg = inspector.NewDebugger()
 		prg, err = dbg.Compile(filename, source)
 	} else {
-		prg, err = goja.Compile(filename, source, false)
+		prg, err = CompileScript(filename, source, false)
 	}
 	if err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/sharedmem"
 	"github.com/jsworker/jsworker/web"
@@ -19,7 +20,9 @@ func (w *Worker) setupRealm() error {
 	if size <= 0 {
 		size = DefaultMaxCallStackSize
 	}
-	rt.SetMaxCallStackSize(size)
+	if err := depthguard.Install(rt, size); err != nil { // catchable RangeError past size (CompileScript)
+		return err
+	}
 	rt.SetPromiseRejectionTracker(w.trackRejection)
 
 	w.timeOrigin = time.Now()

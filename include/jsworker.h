@@ -2070,7 +2070,7 @@ JSWORKER_EXPORT ZJSWorkerInspectorSessionRef ZJSWorkerInspectorSessionCreate(JSW
 @result true if the message was accepted: the worker will run the command on its thread, or (malformed JSON, an
  unknown method) its error response is already queued; either way the response arrives through
  ZJSWorkerInspectorSessionPump. false, with nothing queued, if session is NULL, released, not a worker session or
- another thread's, if message is NULL, or if the session has ended (its worker ended: pump the remaining messages).
+ another thread's, if message is NULL or length is 0, or if the session has ended (its worker ended: pump the remaining messages).
 @discussion Never blocks and never calls the callback. A command accepted while the worker is ending is answered
  with an error response ("Inspected target navigated or closed").
 
@@ -2165,7 +2165,7 @@ JSWORKER_EXPORT ZJSInspectorSessionRef ZJSInspectorSessionCreate(JSGlobalContext
  and any events it caused were delivered to the callback before this function returned — unless the call was made
  from inside the session's own callback, in which case they are delivered right after that callback returns.
  false, with nothing delivered, if session is NULL, released, not a main-context session or another thread's, if
- message is NULL, or if the session's context was released.
+ message is NULL or length is 0, or if the session's context was released.
 @discussion The command runs on the calling thread, in the context, before this function returns (a
  Runtime.evaluate with awaitPromise whose promise is still pending is answered later; see ZJSInspectorSessionCreate).
 

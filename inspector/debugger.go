@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // A PauseHost runs the target's queued work while its JavaScript is paused.
@@ -79,11 +80,17 @@ func NewDebugger() *Debugger {
 // compiled script runs.
 func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	d.rt, d.host = rt, host
+	if err := depthguard.Ensure(rt); err != nil { // Compile guards every function (internal/depthguard)
+		return err
+	}
 	o := rt.NewObject()
 	// The flag every hook tests first, a global of its own: one name lookup
 	// per statement with the hooks off, not a lookup and a property read.
 	// Writable for setOn, but not configurable: a script cannot delete it.
 	if err := rt.GlobalObject().DefineDataProperty(onName, rt.ToValue(false), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
+	if err := rt.GlobalObject().DefineDataProperty(sinkName, goja.Undefined(), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
 	if err := o.DefineDataProperty("hit", rt.ToValue(d.hit), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {

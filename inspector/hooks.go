@@ -40,7 +40,19 @@ func (in *instrumenter) hookCall(idx file.Idx, name string, locals []local, args
 	if in.fn != nil {
 		e = in.writeBack(idx, e, locals)
 	}
-	return &ast.ExpressionStatement{Expression: &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}}
+	return in.hookStatement(idx, &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e})
+}
+
+// hookStatement makes the statement that evaluates a hook expression e. In a function it is an expression
+// statement. At a script's top level, where the last statement's value is the script's completion value (what
+// JSEvaluateScript returns), it is `var __jsworker_v = e`: a variable statement has no value of its own, so the
+// completion value stays the program's (an expression statement's `false` would replace it, as FuzzInstrument
+// found). The variable is a hidden global (Debugger.Install).
+func (in *instrumenter) hookStatement(idx file.Idx, e ast.Expression) ast.Statement {
+	if in.fn != nil || in.s.module {
+		return &ast.ExpressionStatement{Expression: e}
+	}
+	return &ast.VariableStatement{Var: idx, List: []*ast.Binding{{Target: &ast.Identifier{Name: sinkName, Idx: idx}, Initializer: e}}}
 }
 
 // hookExpr builds the call `__jsworker_dbg.name(args…, [locals], this)`, the
@@ -289,7 +301,7 @@ func (in *instrumenter) hook(st ast.Statement, cached bool) ast.Statement {
 	}
 	flag := &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}
 	in.flagHook(flag, cached)
-	h := &ast.ExpressionStatement{Expression: flag}
+	h := in.hookStatement(idx, flag)
 	if in.fn == nil && in.topHooks != nil {
 		in.topHooks[h] = true
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode/utf16"
 
+	"github.com/jsworker/jsworker/internal/depthguard"
+
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 )
@@ -25,6 +27,10 @@ const hookName = "__jsworker_dbg"
 // the Debugger domain enabled. Writable (by the debugger) but not
 // configurable and not enumerable.
 const onName = "__jsworker_on"
+
+// sinkName is the global that top-level hooks assign to (hookStatement): writable, not enumerable, not
+// configurable.
+const sinkName = "__jsworker_v"
 
 // A script is one compiled source of an inspectable target.
 type script struct {
@@ -145,6 +151,7 @@ func (d *Debugger) instrument(sc *script, prg *ast.Program, strict bool, skip fu
 	if !sc.module {
 		in.guardTop(prg)
 	}
+	depthguard.Rewrite(prg) // after the hooks: the guard is no statement a debugger pauses at
 	p, err := goja.CompileAST(prg, strict)
 	if err != nil {
 		d.stmts = d.stmts[:len(d.stmts)-len(sc.stmts)]

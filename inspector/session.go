@@ -44,6 +44,9 @@ type Session struct {
 	closeCalled  bool
 	queue        [][]byte
 	head         int
+	queuedBytes  int              // the size of queue[head:]
+	limits       QueueLimits      // session_limits.go
+	overflowed   bool             // the session ended because its queue passed limits
 	pending      map[uint64]int64 // accepted commands not yet answered: token -> message id
 	nextToken    uint64
 	enabled      bool // Runtime.enable is in force
@@ -70,13 +73,13 @@ func NewSession(t Target) *Session {
 		ctx:     t.Context(),
 		id:      lastSessionID.Add(1),
 		pending: make(map[uint64]int64),
+		limits:  DefaultQueueLimits,
 		wake:    make(chan struct{}, 1),
 		ended:   make(chan struct{}),
 		dropped: make(chan struct{}),
 	}
 	s.store.prefix = strconv.FormatUint(s.id, 10) + "." + strconv.Itoa(s.ctx.ID) + "."
-	s.queue = append(s.queue, encodeEvent(evContextsCleared, empty{}))
-	s.signal()
+	s.appendLocked(encodeEvent(evContextsCleared, empty{})) // no other goroutine knows s yet
 	return s
 }
 
@@ -107,6 +110,9 @@ func (s *Session) Dispatch(msg []byte) error {
 	if s.state != stateOpen {
 		s.mu.Unlock()
 		return ErrClosed
+	}
+	if errMsg == nil && s.tooManyPendingLocked() {
+		errMsg = encodeError(&cmd.id, codeServerError, msgTooManyPending, "")
 	}
 	if errMsg != nil {
 		s.pushLocked(errMsg)
@@ -148,6 +154,7 @@ func (s *Session) Next(timeout time.Duration) ([]byte, PumpResult) {
 			msg := s.queue[s.head]
 			s.queue[s.head] = nil
 			s.head++
+			s.queuedBytes -= len(msg)
 			more := s.head < len(s.queue)
 			if !more {
 				s.queue, s.head = s.queue[:0], 0
@@ -249,7 +256,7 @@ func (s *Session) end() {
 		return
 	}
 	if s.enabled {
-		s.pushLocked(encodeEvent(evContextDestroyed, contextDestroyedParams{
+		s.appendLocked(encodeEvent(evContextDestroyed, contextDestroyedParams{
 			ExecutionContextID:       s.ctx.ID,
 			ExecutionContextUniqueID: s.ctx.UniqueID,
 		}))
@@ -261,9 +268,9 @@ func (s *Session) end() {
 	slices.Sort(toks) // answer in dispatch order
 	for _, tok := range toks {
 		id := s.pending[tok]
-		s.pushLocked(encodeError(&id, codeServerError, msgTargetGone, ""))
+		s.appendLocked(encodeError(&id, codeServerError, msgTargetGone, ""))
 	}
-	s.pushLocked(encodeEvent(evDetached, detachedParams{Reason: "target_closed"}))
+	s.appendLocked(encodeEvent(evDetached, detachedParams{Reason: "target_closed"}))
 	s.pending = nil
 	s.state = stateEnded
 	close(s.ended)
@@ -298,12 +305,6 @@ func (s *Session) isEnabled() bool {
 	return s.state == stateOpen && s.enabled
 }
 
-// pushLocked queues msg; s.mu is held.
-func (s *Session) pushLocked(msg []byte) {
-	s.queue = append(s.queue, msg)
-	s.signal()
-}
-
 func (s *Session) signal() {
 	select {
 	case s.wake <- struct{}{}:
@@ -315,7 +316,7 @@ func (s *Session) signal() {
 func (s *Session) emit(msg []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.state == stateOpen {
+	if s.state == stateOpen && len(msg) <= s.limits.MaxMessageBytes {
 		s.pushLocked(msg)
 	}
 }
@@ -328,10 +329,14 @@ func (s *Session) answer(tok uint64, msg []byte) {
 	if s.state != stateOpen {
 		return
 	}
-	if _, ok := s.pending[tok]; !ok {
+	id, ok := s.pending[tok]
+	if !ok {
 		return
 	}
 	delete(s.pending, tok)
+	if len(msg) > s.limits.MaxMessageBytes {
+		msg = encodeError(&id, codeServerError, msgResponseTooBig, "")
+	}
 	s.pushLocked(msg)
 }
 

@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja/parser"
 	"github.com/dop251/goja/token"
 	"github.com/jsworker/jsworker/internal/astwalk"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // An Instrumenter compiles one module for a debugger instead of
@@ -111,10 +112,12 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 	case format == FormatCommonJS:
 		// CommonJS is sloppy code unless it says "use strict"; the debugger's instrumentation compiles
 		// strict module code only, so CommonJS modules run uninstrumented (no breakpoints) under it.
+		depthguard.Rewrite(prg) // catchable stack overflow (internal/depthguard)
 		c.prg, err = goja.CompileAST(prg, false)
 	case inst != nil:
 		c.prg, err = inst(path, source, prg, r.skip)
 	default:
+		depthguard.Rewrite(prg) // catchable stack overflow (internal/depthguard)
 		c.prg, err = goja.CompileAST(prg, true)
 	}
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // Options configure a Realm. The zero value has no loader: every import
@@ -103,6 +104,7 @@ type dep struct {
 // user code runs: it keeps the realm's original error constructors.
 func NewRealm(rt *goja.Runtime, opts Options) *Realm {
 	r := &Realm{rt: rt, opts: opts, mods: make(map[string]*record)}
+	_ = depthguard.Ensure(rt) // every module function is guarded (internal/depthguard); cannot fail in a goja realm
 	r.errorCtor, _ = rt.Get("Error").(*goja.Object)
 	r.syntaxCtor, _ = rt.Get("SyntaxError").(*goja.Object)
 	r.promise, _ = rt.Get("Promise").(*goja.Object)

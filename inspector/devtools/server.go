@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"strings"
@@ -67,6 +69,7 @@ func Listen(cfg Config) (*Server, error) {
 	if cfg.Browser == "" {
 		cfg.Browser = "jsworker"
 	}
+	ln = &limitListener{Listener: ln, max: maxConns}
 	s := &Server{
 		cfg:      cfg,
 		ln:       ln,
@@ -79,6 +82,9 @@ func Listen(cfg Config) (*Server, error) {
 	s.http = &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
+		IdleTimeout:       idleTimeout,
+		MaxHeaderBytes:    maxHeaderBytes,
+		ErrorLog:          log.New(io.Discard, "", 0), // a peer's malformed request is its problem, not the host's stderr
 	}
 	go func() {
 		defer close(s.served)

@@ -1,6 +1,7 @@
 package devtools
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strings"
@@ -9,16 +10,11 @@ import (
 	"github.com/jsworker/jsworker/inspector"
 )
 
-// maxMessage bounds one command a client sends, as the inspector's own
-// frames are bounded: CDP commands are small, a large Runtime.evaluate
-// expression is the exception.
-const maxMessage = 64 << 20
-
 // track registers a running session handler; false once the server closed.
 func (s *Server) track(sess Session) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.closed || s.draining {
+	if s.closed || s.draining || len(s.sessions) >= maxSessions {
 		return false
 	}
 	s.sessions[sess] = struct{}{}
@@ -55,8 +51,12 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request, key string
 	}
 	if !s.track(sess) {
 		sess.Close()
-		http.Error(w, "the server is closing", http.StatusServiceUnavailable)
+		http.Error(w, "the server is closing or has too many sessions", http.StatusServiceUnavailable)
 		return
+	}
+	limited, _ := sess.(LimitedSession)
+	if limited != nil {
+		limited.SetLimits(sessionLimits)
 	}
 	defer s.untrack(sess)
 	defer sess.Close()
@@ -77,11 +77,18 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request, key string
 		for {
 			msg, res := sess.Next(-1)
 			if res != inspector.PumpMessage {
+				if limited != nil && limited.Overflowed() {
+					_ = c.Close(websocket.StatusPolicyViolation, "queue full: the client does not read")
+					return
+				}
 				// The target ended (or the session was closed): say goodbye.
 				_ = c.Close(websocket.StatusNormalClosure, "target closed")
 				return
 			}
-			if err := c.Write(s.ctx, websocket.MessageText, msg); err != nil {
+			ctx, cancel := context.WithTimeout(s.ctx, writeTimeout)
+			err := c.Write(ctx, websocket.MessageText, msg)
+			cancel()
+			if err != nil { // the client is gone, or has not read for writeTimeout
 				sess.Close() // the client is gone: stop queueing for it
 				_ = c.CloseNow()
 				return
@@ -93,6 +100,12 @@ func (s *Server) serveSession(w http.ResponseWriter, r *http.Request, key string
 	for {
 		_, msg, err := c.Read(s.ctx)
 		if err != nil {
+			if websocket.CloseStatus(err) == -1 {
+				// Not the client's close frame: a broken connection, or input that breaks the protocol or the
+				// message limit (the library has sent its close frame). Waiting for a close handshake with such
+				// a peer only holds the slot (up to 20 s): drop the connection now.
+				_ = c.CloseNow()
+			}
 			break
 		}
 		if sess.Dispatch(msg) != nil {

@@ -13,6 +13,8 @@ var Table = [][]string{
 	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, JavaScript
 	// sources and native functions, the shared goja/ast visitor.
 	{"internal/layers", "internal/leakcheck", "internal/jsutil", "internal/realmdata", "internal/gojainternal", "internal/astwalk"},
+	// 0b: the catchable stack-overflow guard, over goja internals and the visitor.
+	{"internal/depthguard"},
 	// 1: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics.
 	{"sharedmem"},
 	// 2: structured clone (knows sharedmem to send a buffer by reference).

@@ -102,6 +102,10 @@ func (s *session) Next(timeout time.Duration) ([]byte, inspector.PumpResult) {
 }
 func (s *session) Close() { s.w.DetachInspectorSession(s.s) }
 
+// SetLimits and Overflowed let the endpoint bound the session's queue (devtools.LimitedSession).
+func (s *session) SetLimits(l inspector.QueueLimits) { s.s.SetLimits(l) }
+func (s *session) Overflowed() bool                  { return s.s.Overflowed() }
+
 // FileURL returns the file:// URL of an absolute path, and name unchanged
 // otherwise ("[eval]", "worker-3.js", a URL already).
 func FileURL(name string) string {

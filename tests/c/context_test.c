@@ -197,6 +197,28 @@ static void test_scripts(JSGlobalContextRef ctx) {
     JSGarbageCollect(NULL);
 }
 
+/* test_recursion: exceeding the call-stack depth is a RangeError JavaScript catches, in a plain and in an inspectable
+ * (instrumented) main context, and the completion value of an instrumented script is the program's. */
+static void test_recursion(void) {
+    static const char *program = "function f(){return f()+1}\n"
+                                 "var got = 'not caught';\n"
+                                 "try { f() } catch (e) { got = 'caught ' + (e instanceof RangeError) + ' ' + e.message }\n"
+                                 "got";
+    for (int inspectable = 0; inspectable < 2; inspectable++) {
+        JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
+        JSGlobalContextSetInspectable(ctx, inspectable);
+        for (int round = 0; round < 2; round++) {
+            check(strcmp(value_text(ctx, eval(ctx, program)), "caught true Maximum call stack size exceeded") == 0,
+                  "%s context, round %d: the stack overflow is caught (%s)", inspectable ? "an inspectable" : "a",
+                  round, value_text(ctx, eval(ctx, program)));
+        }
+        check(strcmp(value_text(ctx, eval(ctx, "var a = 5; a; const b = 1;")), "5") == 0,
+              "%s context: a script ending with a declaration completes with the last value (%s)",
+              inspectable ? "an inspectable" : "a", value_text(ctx, eval(ctx, "var c = 6; c; let d = 1;")));
+        JSGlobalContextRelease(ctx);
+    }
+}
+
 static void test_panic_fence(JSGlobalContextRef ctx) {
     /* goja panics (index out of range) on `arguments` inside an arrow function: a real Go panic. */
     JSStringRef src = str("(function (p, q) { var f = () => arguments[0]; return f(); })('P', 'Q')");
@@ -287,6 +309,7 @@ int main(void) {
     test_json(ctx);
     test_values_and_objects(ctx);
     test_scripts(ctx);
+    test_recursion();
     test_panic_fence(ctx);
     test_misuse(ctx);
     test_scopes(ctx);

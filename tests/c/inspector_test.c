@@ -1,8 +1,8 @@
 /*
  * inspector_test.c - Chrome DevTools Protocol sessions through the C ABI: worker sessions (dispatch, pump, release
  * in every order, from inside the callback), two sessions on one worker, main-context sessions (the inspectable
- * opt-in, the synchronous transport, console events), protocol errors, and misuse (NULL, stale, wrong kind, another
- * thread).
+ * opt-in, the synchronous transport, console events), protocol errors, and misuse (NULL, empty, stale, wrong kind,
+ * another thread).
  *
  * Prints one line per check and exits non-zero if any check fails.
  */
@@ -323,6 +323,14 @@ static void test_misuse(void) {
     ZJSInspectorSessionRef cs = ZJSInspectorSessionCreate(ctx, on_message, &cin);
     check(!ZJSWorkerInspectorSessionDispatch(ws, NULL, 3) && !ZJSInspectorSessionDispatch(cs, NULL, 3),
           "a NULL message is refused");
+    while (ZJSWorkerInspectorSessionPump(ws, 0) == kZJSWorkerInspectorPumpMessage) {
+    } /* drain what Create queued, so that "nothing queued" below is observable */
+    size_t queued = cin.n;
+    check(!ZJSWorkerInspectorSessionDispatch(ws, "{}", 0) && !ZJSInspectorSessionDispatch(cs, "{}", 0) &&
+              !ZJSWorkerInspectorSessionDispatch(ws, "", 0) && !ZJSInspectorSessionDispatch(cs, "", 0),
+          "an empty message (length 0) is refused");
+    check(ZJSWorkerInspectorSessionPump(ws, 50) == kZJSWorkerInspectorPumpTimeout && cin.n == queued,
+          "the refused empty messages queued and delivered nothing");
     check(!ZJSWorkerInspectorSessionDispatch((ZJSWorkerInspectorSessionRef)cs, "{}", 2) &&
               ZJSWorkerInspectorSessionPump((ZJSWorkerInspectorSessionRef)cs, 0) == kZJSWorkerInspectorPumpError &&
               !ZJSInspectorSessionDispatch((ZJSInspectorSessionRef)ws, "{}", 2) &&

@@ -1,0 +1,21 @@
+package core
+
+import (
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
+)
+
+// CompileScript compiles a classic script for a realm of this package (a
+// worker, or a realm from NewHostRealm), as goja.Compile does, with every
+// function guarded: recursion deeper than the realm's MaxCallStackSize
+// throws a RangeError ("Maximum call stack size exceeded") that try/catch
+// catches, as in other engines. Worker scripts, modules and main-context
+// scripts of the C API are compiled this way.
+//
+// Code compiled otherwise (goja.Compile, Runtime.RunString, eval, the
+// Function constructor) runs in the same realms, but recursion that stays
+// inside it ends with goja's own, uncatchable *goja.StackOverflowError a
+// quarter above the limit (docs/limits.md, "Recursion").
+func CompileScript(name, src string, strict bool) (*goja.Program, error) {
+	return depthguard.Compile(name, src, strict)
+}

@@ -1,0 +1,141 @@
+package inspector
+
+import (
+	"errors"
+	"fmt"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
+)
+
+// FuzzInstrument is differential: a program — the real scripts of testdata/fuzzscripts, mutated — runs plain and
+// instrumented (Debugger.Compile, no session attached) and must print the same, end the same (its completion
+// value, or the same exception at the same position), and compile or fail to compile alike. Both realms have
+// the stack-depth guard, a fixed random source and clock, and a time budget; a run that hits the budget or the
+// call-stack limit is not compared (the hooks add frames and time).
+func FuzzInstrument(f *testing.F) {
+	files, _ := filepath.Glob("testdata/fuzzscripts/*.js")
+	for _, name := range files {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(b))
+	}
+	f.Add(`var o = { m() { return 3 }, get g() { return 4 } }; o.m() + o.g`)
+	f.Add(`try { throw 1 } catch { 2 } finally { 3 }`)
+	f.Fuzz(func(t *testing.T, src string) {
+		if len(src) > 1<<14 {
+			return // the parser's cost is not what this target measures
+		}
+		// A run the interrupt cannot stop (a Go loop inside a builtin, the compiler) is a finding too: crash the
+		// fuzzing process with the program, so that the engine keeps it.
+		hang := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("fuzz: the program ran past 10 s:\n%.2000s", src)) })
+		defer hang.Stop()
+		plain := runForFuzz(src, false)
+		inst := runForFuzz(src, true)
+		if plain.skip || inst.skip {
+			return
+		}
+		if plain.compileErr != inst.compileErr {
+			t.Fatalf("compile: plain %q, instrumented %q\n%s", plain.compileErr, inst.compileErr, src)
+		}
+		if plain.out != inst.out || plain.result != inst.result || plain.exception != inst.exception {
+			t.Fatalf("plain and instrumented differ for\n%s\nplain:        out %q result %q exception %q\ninstrumented: out %q result %q exception %q",
+				src, plain.out, plain.result, plain.exception, inst.out, inst.result, inst.exception)
+		}
+	})
+}
+
+type fuzzRun struct {
+	out, result, exception, compileErr string
+	skip                               bool
+}
+
+// bytecodeOffset is the "(N)" goja appends to each frame's position: the hooks shift it, nothing else.
+var bytecodeOffset = regexp.MustCompile(`:(\d+):(\d+)\(\d+\)`)
+
+func runForFuzz(src string, instrumented bool) (r fuzzRun) {
+	rt := goja.New()
+	rt.SetRandSource(rand.New(rand.NewSource(1)).Float64)
+	rt.SetTimeSource(func() time.Time { return time.Unix(1_700_000_000, 0) })
+	if err := depthguard.Install(rt, 500); err != nil {
+		panic(err)
+	}
+	var out strings.Builder
+	console := rt.NewObject()
+	_ = console.Set("log", func(call goja.FunctionCall) goja.Value {
+		for i, a := range call.Arguments {
+			if i > 0 {
+				out.WriteByte(' ')
+			}
+			out.WriteString(a.String())
+		}
+		out.WriteByte('\n')
+		if out.Len() > 1<<16 {
+			panic(rt.NewGoError(errors.New("fuzz: too much output")))
+		}
+		return goja.Undefined()
+	})
+	_ = rt.Set("console", console)
+	var prg *goja.Program
+	var err error
+	if instrumented {
+		d := NewDebugger()
+		if err := d.Install(rt, nil); err != nil {
+			panic(err)
+		}
+		prg, err = d.Compile("f.js", src)
+	} else {
+		prg, err = depthguard.Compile("f.js", src, false)
+	}
+	if err != nil {
+		r.compileErr = err.Error()
+		return r
+	}
+	timer := time.AfterFunc(250*time.Millisecond, func() { rt.Interrupt("fuzz: time budget") })
+	defer timer.Stop()
+	v, err := rt.RunProgram(prg)
+	r.out = out.String()
+	var intr *goja.InterruptedError
+	var so *goja.StackOverflowError
+	if errors.As(err, &intr) || errors.As(err, &so) || strings.Contains(r.out, depthguard.Message) ||
+		strings.Contains(r.out, "fuzz: too much output") {
+		r.skip = true
+		return r
+	}
+	if ex := (*goja.Exception)(nil); errors.As(err, &ex) {
+		r.exception = bytecodeOffset.ReplaceAllString(ex.Error(), ":$1:$2")
+		if strings.Contains(r.exception, depthguard.Message) || strings.Contains(r.exception, "fuzz: too much output") {
+			r.skip = true
+		}
+		return r
+	} else if err != nil {
+		r.exception = err.Error()
+		return r
+	}
+	if v != nil {
+		r.result = safeString(v)
+	}
+	return r
+}
+
+// safeString is v's string form, or the error converting it (a symbol, an object whose toString throws).
+func safeString(v goja.Value) (s string) {
+	defer func() {
+		if x := recover(); x != nil {
+			s = "<unprintable>"
+		}
+	}()
+	if o, ok := v.(*goja.Object); ok && o.ClassName() == "Function" {
+		return "<function>"
+	}
+	return v.String()
+}

@@ -1,0 +1,33 @@
+// Package depthguard makes exceeding the JavaScript call-stack depth a
+// RangeError that try/catch can catch, as in every other engine.
+//
+// goja bounds the depth itself (Runtime.SetMaxCallStackSize), but the error it
+// throws, *goja.StackOverflowError, is uncatchable by design: it unwinds every
+// try/catch and finally up to the Go caller (vm.handleThrow skips all
+// JavaScript handlers for it). So a script's
+//
+//	function f() { return f() + 1 }
+//	try { f() } catch (e) { console.log("caught") }
+//
+// ends instead of printing "caught". There is no hook in goja that runs on a
+// call, so the check is ours, in two parts:
+//
+//   - Rewrite splices a call of the guard, a native function installed as a
+//     hidden global (GuardName), at the start of every function body of a
+//     parsed program (after its directive prologue; an arrow's expression
+//     body becomes a comma expression). The inserted nodes carry the body's
+//     own positions, so Error.stack and Function.prototype.toString are
+//     unchanged.
+//   - Install defines the guard in a realm: it reads the depth goja already
+//     keeps (the length of the VM's call stack, read once per call through
+//     the one unsafe accessor in stack.go) and throws a RangeError
+//     "Maximum call stack size exceeded" when it passes the limit. goja's own
+//     limit is set a margin above ours (Backstop), so that catch handlers
+//     and code the guard does not cover still have room, and it stays the
+//     uncatchable last resort.
+//
+// Code compiled by goja itself, out of our reach, is not rewritten: direct and
+// indirect eval, the Function constructor (and its async and generator
+// forms). Recursion that stays entirely inside such code ends at the
+// backstop, uncatchable, as before. docs/limits.md states the cost.
+package depthguard

@@ -1,0 +1,98 @@
+package depthguard
+
+import (
+	"errors"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
+)
+
+// GuardName is the hidden global the rewritten functions call: non-writable,
+// non-enumerable and non-configurable, so a script can neither see it in
+// Object.keys(globalThis) nor disarm it.
+const GuardName = "__jsworker_depth"
+
+// Message is the RangeError's message, V8's text.
+const Message = "Maximum call stack size exceeded"
+
+// MaxGoStack is how much of its goroutine's Go stack a realm may use at a
+// guard: a sixteenth of Go's default maximum (1 GB on 64-bit systems), so that
+// recursion through Go code — a generator delegating to a new generator
+// (goja resumes each on the Go stack, outside its call-stack count), a
+// builtin calling back into JavaScript, a host function recursing into
+// script — throws the same catchable RangeError long before the Go runtime
+// would end the process with "goroutine stack exceeds limit".
+const MaxGoStack = 64 << 20
+
+// Backstop returns the depth goja's own, uncatchable limit is set to for a
+// catchable limit of limit: a quarter more (at least 100 frames), room for
+// catch handlers, finally blocks and calls the guard does not see.
+func Backstop(limit int) int {
+	extra := limit / 4
+	if extra < 100 {
+		extra = 100
+	}
+	return limit + extra
+}
+
+// Install bounds rt's call-stack depth: a rewritten function entered deeper
+// than limit frames, or with more than MaxGoStack bytes of Go stack in use
+// (amd64 and arm64), throws a catchable RangeError (Message), and goja's own
+// limit is set to Backstop(limit). JSON.parse refuses text nested deeper than
+// MaxJSONDepth with the same RangeError, and Array.prototype.join, toString
+// and toLocaleString check the Go stack (builtins.go). Install is called once per realm, on the
+// realm's goroutine, before any rewritten code runs; limit must be positive.
+func Install(rt *goja.Runtime, limit int) error {
+	if limit <= 0 {
+		return errors.New("depthguard: the limit must be positive")
+	}
+	ctor, ok := goja.AssertConstructor(rt.Get("RangeError"))
+	if !ok {
+		return errors.New("depthguard: the realm has no RangeError constructor")
+	}
+	msg := rt.ToValue(Message)
+	fail := func() {
+		e, err := ctor(nil, msg)
+		if err != nil {
+			panic(err) // the RangeError constructor itself failed: pass its exception on
+		}
+		panic(e)
+	}
+	if err := gojainternal.CallStack(); err != nil {
+		return err // fail closed: no guard that cannot read the depth
+	}
+	guard := func(goja.FunctionCall) goja.Value {
+		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
+			fail()
+		}
+		return goja.Undefined()
+	}
+	rt.SetMaxCallStackSize(Backstop(limit))
+	if err := wrapJSONParse(rt, fail); err != nil {
+		return err
+	}
+	if err := wrapRecursiveBuiltins(rt, fail); err != nil {
+		return err
+	}
+	return rt.GlobalObject().DefineDataProperty(GuardName, rt.ToValue(guard),
+		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+}
+
+// DefaultLimit is the depth Ensure installs: core's DefaultMaxCallStackSize.
+const DefaultLimit = 10000
+
+// Ensure installs the guard with DefaultLimit unless rt already has one, for
+// packages that compile rewritten code into realms they did not create
+// (inspector.Debugger.Install, modules.NewRealm): the realms of core have
+// theirs, with the worker's own limit, before those run.
+func Ensure(rt *goja.Runtime) error {
+	if Installed(rt) {
+		return nil
+	}
+	return Install(rt, DefaultLimit)
+}
+
+// Installed reports whether rt has the guard.
+func Installed(rt *goja.Runtime) bool {
+	return rt.GlobalObject().Get(GuardName) != nil
+}

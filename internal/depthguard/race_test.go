@@ -1,0 +1,5 @@
+//go:build race
+
+package depthguard
+
+const raceEnabled = true

@@ -1,0 +1,123 @@
+package depthguard
+
+import (
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/parser"
+	"github.com/jsworker/jsworker/internal/astwalk"
+)
+
+// Compile is goja.Compile with every function guarded: it parses src as a
+// script named name, rewrites it and compiles it (strict for strict mode
+// code). A syntax error is returned as goja.Compile returns it (a
+// *goja.CompilerSyntaxError).
+func Compile(name, src string, strict bool) (*goja.Program, error) {
+	prg, err := goja.Parse(name, src, parser.WithDisableSourceMaps)
+	if err != nil {
+		return nil, err
+	}
+	Rewrite(prg)
+	return goja.CompileAST(prg, strict)
+}
+
+// Rewrite splices the guard call into the body of every function of prg:
+// declarations, expressions, arrows, methods, accessors, constructors,
+// generators and async functions. It walks the tree (internal/astwalk) with an
+// explicit stack, so a deeply nested program cannot overflow the Go stack here;
+// rewriting the same program twice guards each function once.
+func Rewrite(prg *ast.Program) {
+	stack := []ast.Node{prg}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch fn := n.(type) {
+		case *ast.FunctionLiteral:
+			guardFunction(fn)
+		case *ast.ArrowFunctionLiteral:
+			guardArrow(fn)
+		}
+		astwalk.Children(n, func(c astwalk.Child) {
+			if c.List != nil {
+				for _, st := range *c.List {
+					stack = append(stack, st)
+				}
+				return
+			}
+			stack = append(stack, c.Node)
+		})
+	}
+}
+
+// guardCall is the expression `__jsworker_depth()`, every position at at.
+func guardCall(at file.Idx) *ast.CallExpression {
+	return &ast.CallExpression{
+		Callee:           &ast.Identifier{Name: GuardName, Idx: at},
+		LeftParenthesis:  at,
+		RightParenthesis: at,
+	}
+}
+
+// isGuard reports whether st is a guard call this package inserted.
+func isGuard(st ast.Statement) bool {
+	es, ok := st.(*ast.ExpressionStatement)
+	if !ok {
+		return false
+	}
+	return isGuardExpr(es.Expression)
+}
+
+func isGuardExpr(e ast.Expression) bool {
+	call, ok := e.(*ast.CallExpression)
+	if !ok || len(call.ArgumentList) != 0 {
+		return false
+	}
+	id, ok := call.Callee.(*ast.Identifier)
+	return ok && id.Name == GuardName
+}
+
+// guardFunction inserts the guard after fn's directive prologue ("use
+// strict" must stay first to keep its meaning).
+func guardFunction(fn *ast.FunctionLiteral) {
+	body := fn.Body
+	if body == nil {
+		return
+	}
+	n := 0
+	for n < len(body.List) && isDirective(body.List[n]) {
+		n++
+	}
+	if n < len(body.List) && isGuard(body.List[n]) {
+		return
+	}
+	st := &ast.ExpressionStatement{Expression: guardCall(body.LeftBrace)}
+	list := make([]ast.Statement, 0, len(body.List)+1)
+	list = append(list, body.List[:n]...)
+	list = append(list, st)
+	body.List = append(list, body.List[n:]...)
+}
+
+// guardArrow guards an arrow function: a block body as a function's, an
+// expression body e becomes (guard(), e).
+func guardArrow(fn *ast.ArrowFunctionLiteral) {
+	switch body := fn.Body.(type) {
+	case *ast.BlockStatement:
+		guardFunction(&ast.FunctionLiteral{Body: body})
+	case *ast.ExpressionBody:
+		if seq, ok := body.Expression.(*ast.SequenceExpression); ok && len(seq.Sequence) > 0 && isGuardExpr(seq.Sequence[0]) {
+			return
+		}
+		body.Expression = &ast.SequenceExpression{Sequence: []ast.Expression{guardCall(fn.Start), body.Expression}}
+	}
+}
+
+// isDirective reports whether st is a string-literal expression statement:
+// part of a directive prologue when it comes first.
+func isDirective(st ast.Statement) bool {
+	es, ok := st.(*ast.ExpressionStatement)
+	if !ok {
+		return false
+	}
+	_, ok = es.Expression.(*ast.StringLiteral)
+	return ok
+}

@@ -1,0 +1,362 @@
+/*
+ * capi_fuzz.c - a libFuzzer harness for the C ABI: each input is a program of up to 64 calls, each taking its
+ * handles from pools of live, released (stale), other-kind (foreign) and made-up handles, or NULL, and its strings
+ * and scripts from the input. The library must answer every call — NULL/false, an exception, a documented error —
+ * and never crash, corrupt memory (AddressSanitizer) or hang. Everything still live is released at the end of each
+ * input, so that inputs are independent.
+ *
+ * Build: make fuzz-capi (clang -fsanitize=fuzzer,address against build/libjsworker.so). Run:
+ *   build/fuzz/capi_fuzz -max_total_time=60 build/fuzz/corpus tests/fuzz/corpus
+ */
+#include "jsworker.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define POOL 8
+#define MAX_OPS 64
+
+/* in reads the input. */
+typedef struct {
+    const uint8_t *p;
+    size_t n;
+} in;
+
+static uint8_t byte(in *r) {
+    if (r->n == 0) {
+        return 0;
+    }
+    r->n--;
+    return *r->p++;
+}
+
+/* text copies up to 255 bytes of the input into buf as a NUL-terminated string (the first byte is the length). */
+static const char *text(in *r, char *buf) {
+    size_t len = byte(r);
+    if (len > r->n) {
+        len = r->n;
+    }
+    memcpy(buf, r->p, len);
+    buf[len] = 0;
+    r->p += len;
+    r->n -= len;
+    return buf;
+}
+
+/* Scripts the programs run: each a realistic use, a misuse or a hostile one. */
+static const char *scripts[] = {
+    "1 + 1",
+    "({ a: [1, 2, { b: 'c' }], d: new Date(0), m: new Map([[1, 2]]) })",
+    "function f() { return f() + 1 } try { f() } catch (e) { e.message }",
+    "throw new TypeError('boom')",
+    "[1, 2, 3].map(x => x * 2)",
+    "(function () { return this })()",
+    "new Proxy({}, { get() { throw new Error('trap') } })",
+    "JSON.parse('[' .repeat(200000))",
+    "Symbol('s')",
+    "new Promise(r => setTimeout(r, 1))",
+    "let big = 'x'.repeat(1 << 20); big.length",
+    "globalThis.x = (globalThis.x || 0) + 1",
+    "syntax error here (",
+    "new SharedArrayBuffer(16)",
+};
+#define NSCRIPTS (sizeof scripts / sizeof scripts[0])
+
+static const char *worker_sources[] = {
+    "onmessage = (e) => postMessage(e.data)",
+    "postMessage(1); close()",
+    "throw new Error('at start')",
+    "function f() { return f() } onmessage = () => { try { f() } catch (e) { postMessage(e.message) } }",
+};
+
+typedef struct {
+    JSGlobalContextRef ctx[POOL];
+    int nctx;
+    JSGlobalContextRef deadctx[POOL];
+    int ndeadctx;
+    JSValueRef val[POOL];
+    int nval;
+    JSStringRef str[POOL];
+    int nstr;
+    JSStringRef deadstr[POOL];
+    int ndeadstr;
+    JSWorkerRef worker;
+    JSWorkerRef deadworker;
+    ZJSInspectorSessionRef cs;
+    ZJSInspectorSessionRef deadcs;
+    ZJSWorkerInspectorSessionRef ws;
+    ZJSWorkerInspectorSessionRef deadws;
+} state;
+
+static void on_message(const char *message, size_t length, void *userData) {
+    (void)message;
+    (void)length;
+    (void)userData;
+}
+
+/* handle picks a handle for a parameter: a live one of the right kind, a stale one, one of another kind, a
+ * made-up number, or NULL. */
+static void *handle(in *r, state *s, const void *live, const void *dead) {
+    switch (byte(r) % 8) {
+    case 0:
+        return NULL;
+    case 1:
+        return (void *)(uintptr_t)dead;
+    case 2:
+        return s->nval ? (void *)(uintptr_t)s->val[byte(r) % s->nval] : NULL;
+    case 3:
+        return s->nstr ? (void *)s->str[byte(r) % s->nstr] : NULL;
+    case 4:
+        return (void *)(uintptr_t)(byte(r) | (uintptr_t)byte(r) << 8);
+    case 5:
+        return s->nctx ? (void *)s->ctx[byte(r) % s->nctx] : NULL;
+    default:
+        return (void *)(uintptr_t)live;
+    }
+}
+
+#define PICK(arr, n) ((n) ? (arr)[byte(r) % (n)] : NULL)
+#define CTX() ((JSGlobalContextRef)handle(r, s, PICK(s->ctx, s->nctx), PICK(s->deadctx, s->ndeadctx)))
+#define VAL() ((JSValueRef)handle(r, s, PICK(s->val, s->nval), NULL))
+#define STR() ((JSStringRef)handle(r, s, PICK(s->str, s->nstr), PICK(s->deadstr, s->ndeadstr)))
+
+static void keep_value(state *s, JSGlobalContextRef ctx, JSValueRef v) {
+    (void)ctx; /* values are kept whatever their context: another context's value is a foreign handle */
+    if (v != NULL && s->nval < POOL) {
+        s->val[s->nval++] = v;
+    }
+}
+
+static void step(in *r, state *s) {
+    char buf[256];
+    JSValueRef exc = NULL;
+    JSValueRef *excp = (byte(r) & 1) ? &exc : NULL;
+    switch (byte(r) % 24) {
+    case 0:
+        if (s->nctx < POOL) {
+            s->ctx[s->nctx++] = JSGlobalContextCreate(NULL);
+        }
+        break;
+    case 1:
+        if (s->nctx > 0) {
+            int i = byte(r) % s->nctx;
+            JSGlobalContextRef c = s->ctx[i];
+            JSGlobalContextRelease(c);
+            s->ctx[i] = s->ctx[--s->nctx];
+            if (s->ndeadctx < POOL) {
+                s->deadctx[s->ndeadctx++] = c;
+            }
+            /* Its values stay in the pool: stale now, they are what the next calls should be given. */
+        }
+        break;
+    case 2: {
+        JSGlobalContextRef c = CTX();
+        JSStringRef src = JSStringCreateWithUTF8CString(scripts[byte(r) % NSCRIPTS]);
+        keep_value(s, c, JSEvaluateScript(c, src, NULL, NULL, 1, excp));
+        JSStringRelease(src);
+        break;
+    }
+    case 3: {
+        JSGlobalContextRef c = CTX();
+        JSStringRef src = JSStringCreateWithUTF8CString(text(r, buf));
+        keep_value(s, c, JSEvaluateScript(c, src, (JSObjectRef)VAL(), STR(), (int)byte(r) - 128, excp));
+        JSStringRelease(src);
+        break;
+    }
+    case 4:
+        if (s->nstr < POOL) {
+            s->str[s->nstr++] = JSStringCreateWithUTF8CString(text(r, buf));
+        }
+        break;
+    case 5:
+        if (s->nstr > 0) {
+            int i = byte(r) % s->nstr;
+            JSStringRef st = s->str[i];
+            JSStringRelease(st);
+            s->str[i] = s->str[--s->nstr];
+            if (s->ndeadstr < POOL) {
+                s->deadstr[s->ndeadstr++] = st;
+            }
+        }
+        break;
+    case 6: {
+        JSGlobalContextRef c = CTX();
+        keep_value(s, c, JSValueMakeNumber(c, (double)byte(r) / 3.0));
+        keep_value(s, c, JSValueMakeString(c, STR()));
+        break;
+    }
+    case 7: {
+        JSGlobalContextRef c = CTX();
+        JSValueRef v = VAL();
+        (void)JSValueGetType(c, v);
+        (void)JSValueToNumber(c, v, excp);
+        (void)JSValueToBoolean(c, v);
+        (void)JSValueIsEqual(c, v, VAL(), excp);
+        JSStringRef t = JSValueToStringCopy(c, v, excp);
+        if (t != NULL) {
+            char out[64];
+            (void)JSStringGetUTF8CString(t, out, byte(r) % sizeof out);
+            (void)JSStringGetLength(t);
+            JSStringRelease(t);
+        }
+        break;
+    }
+    case 8: {
+        JSGlobalContextRef c = CTX();
+        JSValueRef v = JSObjectGetProperty(c, (JSObjectRef)VAL(), STR(), excp);
+        keep_value(s, c, v);
+        JSObjectSetProperty(c, (JSObjectRef)VAL(), STR(), VAL(), byte(r) % 16, excp);
+        (void)JSObjectHasProperty(c, (JSObjectRef)VAL(), STR());
+        (void)JSObjectDeleteProperty(c, (JSObjectRef)VAL(), STR(), excp);
+        keep_value(s, c, JSObjectGetPropertyAtIndex(c, (JSObjectRef)VAL(), byte(r), excp));
+        break;
+    }
+    case 9: {
+        JSGlobalContextRef c = CTX();
+        JSValueRef args[3] = {VAL(), VAL(), VAL()};
+        keep_value(s, c, JSObjectCallAsFunction(c, (JSObjectRef)VAL(), (JSObjectRef)VAL(), byte(r) % 4, args, excp));
+        keep_value(s, c, JSObjectMakeArray(c, byte(r) % 4, args, excp));
+        break;
+    }
+    case 10: {
+        JSGlobalContextRef c = CTX();
+        keep_value(s, c, JSValueMakeFromJSONString(c, STR()));
+        JSStringRef j = JSValueCreateJSONString(c, VAL(), byte(r) % 12, excp);
+        if (j != NULL) {
+            JSStringRelease(j);
+        }
+        break;
+    }
+    case 11: {
+        JSGlobalContextRef c = CTX();
+        JSValueRef v = VAL();
+        switch (byte(r) % 3) {
+        case 0:
+            JSValueProtect(c, v);
+            break;
+        case 1:
+            JSValueUnprotect(c, v);
+            break;
+        default:
+            ZJSValueRelease(c, v);
+        }
+        break;
+    }
+    case 12: {
+        JSGlobalContextRef c = CTX();
+        ZJSHandleScopeRef sc = ZJSHandleScopeOpen(c);
+        keep_value(s, c, JSValueMakeBoolean(c, true));
+        ZJSHandleScopeClose((byte(r) & 1) ? c : CTX(), sc);
+        break;
+    }
+    case 13:
+        if (s->worker == NULL) {
+            JSStringRef src = JSStringCreateWithUTF8CString(worker_sources[byte(r) % 4]);
+            s->worker = JSWorkerCreate(src);
+            JSStringRelease(src);
+        }
+        break;
+    case 14: {
+        JSWorkerRef w = (JSWorkerRef)handle(r, s, s->worker, s->deadworker);
+        (void)JSWorkerPostMessage(w, CTX(), VAL(), excp);
+        break;
+    }
+    case 15: {
+        JSGlobalContextRef c = CTX();
+        keep_value(s, c, JSWorkerReceive((JSWorkerRef)handle(r, s, s->worker, s->deadworker), c, byte(r) % 20, excp));
+        break;
+    }
+    case 16:
+        switch (byte(r) % 3) {
+        case 0:
+            JSWorkerTerminate((JSWorkerRef)handle(r, s, s->worker, s->deadworker));
+            break;
+        case 1:
+            ZJSWorkerClose((JSWorkerRef)handle(r, s, s->worker, s->deadworker));
+            break;
+        default:
+            if (s->worker != NULL) {
+                if (s->ws != NULL) { /* a session outlives its worker's handle: it reports Closed */
+                    (void)ZJSWorkerInspectorSessionPump(s->ws, 0);
+                }
+                JSWorkerRelease(s->worker);
+                s->deadworker = s->worker;
+                s->worker = NULL;
+            }
+        }
+        break;
+    case 17:
+        if (s->cs == NULL && s->nctx > 0) {
+            JSGlobalContextRef c = s->ctx[byte(r) % s->nctx];
+            JSGlobalContextSetInspectable(c, byte(r) & 1);
+            s->cs = ZJSInspectorSessionCreate(c, (byte(r) & 7) ? on_message : NULL, NULL);
+        }
+        break;
+    case 18: {
+        const char *m = text(r, buf);
+        (void)ZJSInspectorSessionDispatch((ZJSInspectorSessionRef)handle(r, s, s->cs, s->deadcs), m,
+                                          byte(r) & 1 ? strlen(m) : 0);
+        break;
+    }
+    case 19:
+        if (s->cs != NULL) {
+            ZJSInspectorSessionRelease(s->cs);
+            s->deadcs = s->cs;
+            s->cs = NULL;
+        }
+        break;
+    case 20:
+        if (s->ws == NULL && s->worker != NULL) {
+            s->ws = ZJSWorkerInspectorSessionCreate(s->worker, on_message, NULL);
+        }
+        break;
+    case 21: {
+        const char *m = text(r, buf);
+        ZJSWorkerInspectorSessionRef ws = (ZJSWorkerInspectorSessionRef)handle(r, s, s->ws, s->deadws);
+        (void)ZJSWorkerInspectorSessionDispatch(ws, m, byte(r) & 1 ? strlen(m) : 0);
+        (void)ZJSWorkerInspectorSessionPump(ws, byte(r) % 10);
+        break;
+    }
+    case 22:
+        if (s->ws != NULL) {
+            ZJSWorkerInspectorSessionRelease(s->ws);
+            s->deadws = s->ws;
+            s->ws = NULL;
+        }
+        break;
+    default: {
+        JSGlobalContextRef c = CTX();
+        (void)ZJSContextRunPendingEvents(c, byte(r) % 5);
+        keep_value(s, c, (JSValueRef)JSContextGetGlobalObject(c));
+        JSGarbageCollect(c);
+    }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    in r = {data, size};
+    state s;
+    memset(&s, 0, sizeof s);
+    for (int i = 0; i < MAX_OPS && r.n > 0; i++) {
+        step(&r, &s);
+    }
+    if (s.ws != NULL) {
+        ZJSWorkerInspectorSessionRelease(s.ws);
+    }
+    if (s.worker != NULL) {
+        JSWorkerTerminate(s.worker);
+        JSWorkerRelease(s.worker);
+    }
+    if (s.cs != NULL) {
+        ZJSInspectorSessionRelease(s.cs);
+    }
+    for (int i = 0; i < s.nstr; i++) {
+        JSStringRelease(s.str[i]);
+    }
+    for (int i = 0; i < s.nctx; i++) {
+        JSGlobalContextRelease(s.ctx[i]);
+    }
+    return 0;
+}

@@ -221,9 +221,6 @@ func post(fn string, worker, ctx, value, transferCount uintptr, transfer *uintpt
 		return false
 	}
 	list, err := c.valueArray(fn, "transfer", transferCount, transfer)
-	if err == nil {
-		err = c.refuseExternalTransfer(fn, list) // typedarray.go
-	}
 	if err != nil {
 		c.throw(exc, err)
 		return false

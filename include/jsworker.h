@@ -1142,17 +1142,21 @@ JSWORKER_EXPORT void JSPropertyNameAccumulatorAddName(JSPropertyNameAccumulatorR
  * Memory: buffers the library allocates (JSObjectMakeTypedArray, or made by JavaScript) are shared between
  * JavaScript and the host: the BytesPtr functions return their address, which stays valid while the buffer is
  * alive and not detached (a transfer detaches it). "NoCopy" buffers are the host's memory: JavaScript reads and
- * writes it directly. Their deallocator runs exactly once, on the context's owner thread, with no JavaScript running
- * — after the garbage collector found the ArrayBuffer unreachable, at the next library call on the context (or
- * JSGarbageCollect), or at the latest inside the last JSGlobalContextRelease of the context — and at once, inside
- * the call, if the call fails. The host must keep the memory valid until then. NoCopy memory must be aligned to the
- * element size and a whole number of elements long (else RangeError).
+ * writes it directly. Their deallocator runs exactly once, when no realm can reach the memory any more, and the host
+ * must keep the memory valid until then. A NoCopy buffer that never left its context is deallocated on the context's
+ * owner thread, with no JavaScript running: after the garbage collector found the ArrayBuffer unreachable, at the
+ * next library call on the context (or JSGarbageCollect), or at the latest inside the last JSGlobalContextRelease of
+ * the context; at once, inside the call, if the call fails. NoCopy memory must be aligned to the element size and a
+ * whole number of elements long (else RangeError).
  *
- * Not yet supported: transferring a NoCopy buffer. A transfer moves the memory to the receiver without a copy, and
- * the deallocator does not follow it yet, so it could run while the receiver still uses the memory.
- * ZJSWorkerPostMessageWithTransfer refuses a NoCopy buffer in its transfer list (DataCloneError); post it without
- * a transfer list and the receiver gets a copy. Scripts are not stopped yet: a host must not let JavaScript put a
- * NoCopy buffer in the transfer list of postMessage or structuredClone.
+ * Transfer: a NoCopy buffer in the transfer list of ZJSWorkerPostMessageWithTransfer, or of a script's postMessage
+ * or structuredClone, moves to the receiver without a copy, and the memory's ownership goes with it (it is reference
+ * counted: the sender's detached buffer gives its reference up at once, the message holds one until it is delivered
+ * or dropped, and the receiver's new ArrayBuffer holds one, which it can transfer on). The deallocator of a buffer
+ * that was transferred runs on whichever thread gives up the last reference: a worker's thread, the thread that
+ * releases a worker or context with the message undelivered, or a library-internal thread after the collector found
+ * the last ArrayBuffer unreachable (at the latest after the last realm holding it was released and a collection
+ * ran). It must therefore be thread-safe and must not block or call into the library.
  */
 
 /*!
@@ -1180,7 +1184,8 @@ typedef enum {
 /*!
 @typedef JSTypedArrayBytesDeallocator
 @abstract Gives back the memory of a NoCopy buffer: bytes as passed to the NoCopy function, and its
- deallocatorContext. Runs exactly once, on the owner thread of the buffer's context (see above).
+ deallocatorContext. Runs exactly once: on the owner thread of the buffer's context, or, once the buffer was
+ transferred, on whichever thread gives up the last reference (see above).
 */
 typedef void (*JSTypedArrayBytesDeallocator)(void *bytes, void *deallocatorContext);
 
@@ -1707,8 +1712,8 @@ JSWORKER_EXPORT bool JSWorkerPostMessage(JSWorkerRef worker, JSContextRef ctx, J
 @param ctx The context of value and of the transfer list.
 @param value The value to send.
 @param transferCount The number of values in transfer.
-@param transfer The objects to transfer rather than copy (ArrayBuffers; not NoCopy ones, which are refused with a
- DataCloneError), or NULL if transferCount is 0.
+@param transfer The objects to transfer rather than copy (ArrayBuffers, NoCopy ones included: they reach the worker
+ without a copy and their deallocator follows them), or NULL if transferCount is 0.
 @param exception As for JSWorkerPostMessage.
 @result As for JSWorkerPostMessage. A transfer list the structured clone of this version cannot honour fails with a
  DataCloneError.

@@ -1507,6 +1507,77 @@ typedef struct ZJSErrorInfo {
 */
 typedef void (*ZJSWorkerErrorCallback)(JSWorkerRef worker, const ZJSErrorInfo *error, void *userData);
 
+/* --- issue 15 §1 and §6 (H11): worker setup and console callbacks ---------------------------------------------- */
+
+/*!
+@typedef ZJSWorkerSetupCallback
+@abstract Prepares a worker's realm before its script runs: installs host functions (JSObjectMakeFunctionWithCallback),
+ classes and values in it (jsworker extension).
+@param workerContext The worker's context. Use it with the whole context/value/object API during the callback and
+ later inside host functions and class callbacks called on the worker's behalf, never elsewhere: its owner is the
+ worker, not an OS thread (a goroutine worker may run on a different thread at each callback), and any other thread
+ is refused. It lives as long as the worker: JSGlobalContextRelease does nothing to it, and when the worker ends the
+ finalizers and NoCopy deallocators of its objects run on the worker's thread and its handles become stale.
+@param userData The pointer given with the callback.
+@param exception Store an exception here and return false to fail the worker's creation.
+@result true to let the worker run its script; false fails it: ZJSWorkerCreateWithOptions returns NULL with the
+ exception's text in errorMessage, a worker created from JavaScript ends before its first statement with an
+ 'error' event (a web Worker or a worker_threads Worker alike).
+@discussion Thread: runs on the worker's thread, while the creating call waits (ZJSWorkerCreateWithOptions and
+ JSWorkerCreate return once it ran). Host functions it installs also run on the worker's thread, concurrently with
+ the host's own threads: they must be thread-safe and must not use the host's own handles (contexts, values,
+ workers of other threads); one rule for all of them: a handle is used only by its owner.
+*/
+typedef bool (*ZJSWorkerSetupCallback)(JSGlobalContextRef workerContext, void *userData, JSValueRef *exception);
+
+/*!
+@enum ZJSConsoleLevel
+@abstract The console method a line comes from: console.log, info, warn, error, debug.
+*/
+typedef enum {
+    kZJSConsoleLevelLog = 0,
+    kZJSConsoleLevelInfo = 1,
+    kZJSConsoleLevelWarn = 2,
+    kZJSConsoleLevelError = 3,
+    kZJSConsoleLevelDebug = 4
+} ZJSConsoleLevel;
+
+/*!
+@typedef ZJSConsoleCallback
+@abstract Receives a context's console output instead of stdout/stderr (jsworker extension).
+@param ctx The context whose script printed (a worker's context for a worker's console).
+@param level The console method.
+@param message The line exactly as the console would print it: UTF-8, without its trailing newline, NUL-terminated;
+ valid only during the call.
+@param length The message's length in bytes, without the NUL.
+@param userData The pointer given with the callback.
+@discussion Thread: the context's thread (the worker's, for a worker). It may use ctx as a setup callback may.
+*/
+typedef void (*ZJSConsoleCallback)(JSContextRef ctx, ZJSConsoleLevel level, const char *message, size_t length,
+                                   void *userData);
+
+/*!
+@function
+@abstract Sets the process-wide worker setup (jsworker extension).
+@param callback Runs for every worker created afterwards whose creator gave no setup of its own: workers created from
+ JavaScript (new Worker, worker_threads, nested workers) and C-created workers whose options have no setup. NULL
+ removes it.
+@param userData Passed to callback.
+@discussion May be called from any thread. Workers already created are not affected.
+*/
+JSWORKER_EXPORT void ZJSSetWorkerSetupCallback(ZJSWorkerSetupCallback callback, void *userData);
+
+/*!
+@function
+@abstract Sends a context's console output to a callback instead of stdout/stderr (jsworker extension).
+@param ctx A context of the calling thread, or a worker's context inside a callback on its behalf.
+@param callback The callback; NULL restores stdout/stderr.
+@param userData Passed to callback.
+*/
+JSWORKER_EXPORT void ZJSContextSetConsoleCallback(JSContextRef ctx, ZJSConsoleCallback callback, void *userData);
+
+/* --- end of issue 15 §1 and §6 declarations ---------------------------------------------------------------------- */
+
 /*!
 @struct ZJSChannelLimits
 @abstract Limits of one message queue. In ZJSWorkerOptions a field left 0 takes its default
@@ -1548,6 +1619,12 @@ typedef struct ZJSChannelLimits {
  and JSWorkerTerminate still ends it. On an inspectable worker whose releasing session enabled the Debugger domain,
  the script then pauses at its first statement (reason "Break on start"). Hosts built against an older header pass a
  smaller size and get false.
+@field setup Runs on the worker's thread before its script (ZJSWorkerSetupCallback); the creation waits for it and
+ fails if it returns false. NULL: the process-wide setup (ZJSSetWorkerSetupCallback), if any.
+@field setupUserData Passed to setup.
+@field consoleCallback Receives the worker's console output, with the worker's context, instead of stdout/stderr
+ (ZJSConsoleCallback), from its first statement on. NULL: stdout/stderr.
+@field consoleUserData Passed to consoleCallback.
 */
 typedef struct ZJSWorkerOptions {
     size_t size;
@@ -1561,6 +1638,11 @@ typedef struct ZJSWorkerOptions {
     ZJSWorkerErrorCallback errorCallback;
     void *errorUserData;
     bool waitForDebugger;
+    /* issue 15 (H11): setup and console callbacks; other groups follow */
+    ZJSWorkerSetupCallback setup;
+    void *setupUserData;
+    ZJSConsoleCallback consoleCallback;
+    void *consoleUserData;
 } ZJSWorkerOptions;
 
 /*!

@@ -12,8 +12,9 @@ import (
 
 // installConsole defines console.log/info/debug (to stdout) and console.warn/error (to stderr), formatted like
 // Node's util.format. Each call is also passed to observe, if not nil, with its level ("log", "info", "debug",
-// "warn", "error") and arguments.
-func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer, observe func(string, []goja.Value)) {
+// "warn", "error") and arguments. Each formatted line is offered to write first, if not nil (Config.ConsoleWrite).
+func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer, observe func(string, []goja.Value),
+	write func(level, line string) bool) {
 	if stdout == nil {
 		stdout = os.Stdout
 	}
@@ -33,6 +34,9 @@ func installConsole(rt *goja.Runtime, g *goja.Object, stdout, stderr io.Writer, 
 				format, args = call.Arguments[0].String(), call.Arguments[1:]
 			}
 			u.Format(&b, format, args...)
+			if write != nil && write(level, b.String()) {
+				return goja.Undefined()
+			}
 			b.WriteByte('\n')
 			_, _ = out.Write(b.Bytes())
 			return goja.Undefined()

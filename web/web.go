@@ -18,6 +18,11 @@ type Config struct {
 	Report         func(goja.Value)                      // receives what a queueMicrotask callback throws
 	Console        func(level string, args []goja.Value) // observes console calls before they print; may be nil
 	Shared         sharedmem.RealmOptions                // how Atomics may block and settle waitAsync
+
+	// ConsoleWrite, if not nil, is offered every line the console prints, first: level is "log", "info",
+	// "debug", "warn" or "error" and line is exactly what would be written, without its trailing newline. When it
+	// returns true the line is not written to Stdout or Stderr. It runs on the realm's goroutine.
+	ConsoleWrite func(level, line string) bool
 }
 
 // Install defines the standard globals every realm has, worker or host: console, performance, queueMicrotask,
@@ -25,7 +30,7 @@ type Config struct {
 // installed apart (InstallTimers), over the realm's loop. It runs on the realm's goroutine.
 func Install(rt *goja.Runtime, c Config) error {
 	g := rt.GlobalObject()
-	installConsole(rt, g, c.Stdout, c.Stderr, c.Console)
+	installConsole(rt, g, c.Stdout, c.Stderr, c.Console, c.ConsoleWrite)
 
 	perf := rt.NewObject()
 	_ = perf.Set("timeOrigin", float64(c.TimeOrigin.UnixNano())/1e6)

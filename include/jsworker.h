@@ -1277,6 +1277,69 @@ JSWORKER_EXPORT void *JSObjectGetArrayBufferBytesPtr(JSContextRef ctx, JSObjectR
 /*! @function @abstract Returns an ArrayBuffer's length in bytes (0 if detached; 0 and a TypeError for a wrong kind). */
 JSWORKER_EXPORT size_t JSObjectGetArrayBufferByteLength(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
 
+/* --- issue 15 §4 (H11): memory shared with C ---------------------------------------------------------------------
+ * A SharedArrayBuffer's bytes are the same memory in every realm it is posted to (JSWorkerPostMessage shares it, it
+ * is never copied or transferred): a C thread uses them with C11 atomics while workers use Atomics, and
+ * ZJSAtomicsNotify wakes the workers waiting in Atomics.wait. The memory is 8-byte aligned, so an Int32Array or
+ * BigInt64Array element is an atomic int32_t / int64_t for C at base + byteOffset + 4*i (or 8*i).
+ */
+
+/*!
+@function
+@abstract Creates a SharedArrayBuffer of zeroed library memory (jsworker extension).
+@param ctx The context.
+@param byteLength Its length in bytes.
+@param exception As usual; a RangeError for a length beyond the limit.
+@result The SharedArrayBuffer, or NULL. Its bytes (ZJSSharedArrayBufferGetBytesPtr) stay valid and in place while
+ any realm or message holds the buffer.
+*/
+JSWORKER_EXPORT JSObjectRef ZJSSharedArrayBufferCreate(JSContextRef ctx, size_t byteLength, JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a SharedArrayBuffer over the host's memory, without a copy (jsworker extension).
+@param ctx The context.
+@param bytes The memory, 8-byte aligned (RangeError otherwise); NULL only with a byteLength of 0.
+@param byteLength Its length in bytes.
+@param bytesDeallocator Gives the memory back, exactly once, when no realm and no message holds the buffer any more
+ — on whichever thread drops the last reference (the collector's, after the last realm's buffer became unreachable
+ or its realm was released): it must be thread-safe and must not call the library. At once, inside the call, if the
+ call fails. NULL: none.
+@param deallocatorContext Passed to bytesDeallocator.
+@param exception As usual.
+@result The SharedArrayBuffer, or NULL (bytesDeallocator has then run).
+*/
+JSWORKER_EXPORT JSObjectRef ZJSSharedArrayBufferCreateWithBytesNoCopy(JSContextRef ctx, void *bytes, size_t byteLength,
+                                                                      JSTypedArrayBytesDeallocator bytesDeallocator,
+                                                                      void *deallocatorContext,
+                                                                      JSValueRef *exception);
+
+/*!
+@function
+@abstract Returns the address of a SharedArrayBuffer's bytes (jsworker extension).
+@param ctx The context.
+@param buffer A SharedArrayBuffer (anything else: NULL and a TypeError).
+@param byteLength If not NULL, receives its length in bytes (0 on failure).
+@param exception As usual.
+@result The address, valid while the buffer is held.
+*/
+JSWORKER_EXPORT void *ZJSSharedArrayBufferGetBytesPtr(JSContextRef ctx, JSObjectRef buffer, size_t *byteLength,
+                                                     JSValueRef *exception);
+
+/*!
+@function
+@abstract Wakes workers blocked in Atomics.wait (or waiting in Atomics.waitAsync) on the shared element at an address
+ (jsworker extension).
+@param address The address of an Int32Array or BigInt64Array element of a SharedArrayBuffer's bytes.
+@param count How many waiters to wake, oldest first; SIZE_MAX for all.
+@result How many woke (0 for an address in no SharedArrayBuffer).
+@discussion Callable from any thread, with no context: the producer side of a ring buffer between a C thread and a
+ worker. As with Atomics.notify, store the new value (with release semantics) before notifying.
+*/
+JSWORKER_EXPORT size_t ZJSAtomicsNotify(void *address, size_t count);
+
+/* --- end of issue 15 §4 declarations ----------------------------------------------------------------------------- */
+
 /* ---------------------------------------------------------------------------------------------------------------
  * Promises, symbols, property keys, prototypes, dates, regular expressions, functions from source, BigInts.
  *

@@ -39,9 +39,9 @@ type Block struct {
 	length atomic.Int64 // current byte length; only grows
 	max    int          // maximum byte length (== the initial length when not growable)
 	grows  bool
-	mem    []byte // len(mem) == max, cap(mem) == allocation (a multiple of 8); nil once freed
+	mem    []byte  // len(mem) == max, cap(mem) == allocation (a multiple of 8); nil once freed
 	start  uintptr // the memory's address, fixed at creation (NotifyAddress reads it without a lock)
-	free   func() // gives external memory back after the last Release (external.go); nil for Go memory
+	free   func()  // gives external memory back after the last Release (external.go); nil for Go memory
 
 	// Atomics.wait and waitAsync: FIFO waiter lists keyed by byte index.
 	wmu     sync.Mutex

@@ -24,6 +24,11 @@ SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, dedicatedThread);
 SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, inspectable);
 SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, errorCallback);
 SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, errorUserData);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, waitForDebugger);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, setup); /* issue 15 (H11) */
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, setupUserData);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, consoleCallback);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, consoleUserData);
 _Static_assert(sizeof(ZJSChannelLimits) == sizeof(jsw_channel_limits), "ZJSChannelLimits size");
 SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxMessageBytes);
 SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxQueuedBytes);

@@ -118,6 +118,45 @@ static void test_own_setup(JSGlobalContextRef host) {
     check(JSContextGetGlobalObject(saved_ctx) == NULL, "the ended worker's context is stale");
 }
 
+/* A worker terminated mid-flight (spinning in JavaScript, holding a NoCopy buffer and a class object the setup
+ * made): the finalizer and the deallocator still run exactly once, on the worker's thread, when it ends. */
+static int buf_frees; /* atomic */
+static pthread_t buf_thread, main_thread;
+static void count_buf_free(void *bytes, void *context) {
+    (void)bytes, (void)context;
+    buf_thread = pthread_self();
+    __atomic_add_fetch(&buf_frees, 1, __ATOMIC_SEQ_CST);
+}
+static int64_t spin_mem[4];
+static bool setup_spin(JSGlobalContextRef ctx, void *userData, JSValueRef *exception) {
+    if (!setup_ok(ctx, userData, exception)) return false;
+    JSObjectRef ab = JSObjectMakeArrayBufferWithBytesNoCopy(ctx, spin_mem, sizeof spin_mem, count_buf_free, NULL,
+                                                            exception);
+    JSStringRef n = str("hostBytes");
+    JSObjectSetProperty(ctx, JSContextGetGlobalObject(ctx), n, ab, 0, NULL);
+    JSStringRelease(n);
+    return ab != NULL;
+}
+
+static void test_terminate_mid_flight(JSGlobalContextRef host) {
+    int runs = 0;
+    int before = __atomic_load_n(&finalized, __ATOMIC_SEQ_CST);
+    ZJSWorkerOptions o = {.size = sizeof o, .setup = setup_spin, .setupUserData = &runs};
+    char why[256], got[256];
+    JSWorkerRef w = create("postMessage('spinning'); const u = new Uint8Array(hostBytes); for (;;) u[0]++;", &o, why,
+                           sizeof why);
+    receive_text(w, host, got, sizeof got);
+    check(w != NULL && strcmp(got, "spinning") == 0, "a worker spins over the host's bytes");
+    check(__atomic_load_n(&buf_frees, __ATOMIC_SEQ_CST) == 0, "no deallocation while it runs");
+    JSWorkerTerminate(w);
+    check(JSWorkerReceive(w, host, 20000, NULL) == NULL, "terminated mid-flight, it ends");
+    check(__atomic_load_n(&finalized, __ATOMIC_SEQ_CST) == before + 1 &&
+              __atomic_load_n(&buf_frees, __ATOMIC_SEQ_CST) == 1 && !pthread_equal(buf_thread, main_thread),
+          "its finalizer and its NoCopy deallocator ran exactly once, on the worker's thread (%d, %d)",
+          __atomic_load_n(&finalized, __ATOMIC_SEQ_CST) - before, buf_frees);
+    JSWorkerRelease(w);
+}
+
 static void test_failing_setup(void) {
     ZJSWorkerOptions o = {.size = sizeof o, .setup = setup_fail};
     char why[256];
@@ -199,6 +238,8 @@ int main(void) {
     plugin_class = JSClassCreate(&def);
     JSGlobalContextRef host = JSGlobalContextCreate(NULL);
     test_own_setup(host);
+    main_thread = pthread_self();
+    test_terminate_mid_flight(host);
     test_failing_setup();
     test_process_setup(host);
     test_console(host);

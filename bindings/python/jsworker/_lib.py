@@ -193,6 +193,24 @@ lib, path = _load()
 for _name, (_res, _args) in _PROTOTYPES.items():
     _f = getattr(lib, _name)
     _f.restype, _f.argtypes = _res, _args
+# JSTypedArray.h (issue 15): bytes convert through the buffers' memory when the library has it.
+_BYTES_PROTOTYPES = {
+    "JSObjectMakeTypedArray": (_V, [_H, _I, _Z, _E]),
+    "JSObjectGetTypedArrayBytesPtr": (ctypes.c_void_p, [_H, _V, _E]),
+    "JSObjectGetTypedArrayByteOffset": (_Z, [_H, _V, _E]),
+    "JSObjectGetTypedArrayByteLength": (_Z, [_H, _V, _E]),
+    "JSObjectGetTypedArrayBuffer": (_V, [_H, _V, _E]),
+    "JSObjectGetArrayBufferBytesPtr": (ctypes.c_void_p, [_H, _V, _E]),
+    "JSObjectGetArrayBufferByteLength": (_Z, [_H, _V, _E]),
+    "JSValueGetTypedArrayType": (_I, [_H, _V, _E]),
+}
+has_bytes = all(hasattr(lib, n) for n in _BYTES_PROTOTYPES)
+if has_bytes:
+    for _name, (_res, _args) in _BYTES_PROTOTYPES.items():
+        _f = getattr(lib, _name)
+        _f.restype, _f.argtypes = _res, _args
+kJSTypedArrayTypeUint8Array, kJSTypedArrayTypeArrayBuffer, kJSTypedArrayTypeNone = 3, 9, 10
+
 has_modules = all(hasattr(lib, n) for n in _OPTIONAL_PROTOTYPES)
 if has_modules:
     for _name, (_res, _args) in _OPTIONAL_PROTOTYPES.items():

@@ -44,5 +44,22 @@ class NativesTest(unittest.TestCase):
         self.assertIn("setup", str(cm.exception))
 
 
+class BytesTest(unittest.TestCase):
+    def test_bytes_through_buffer_memory(self):
+        data = bytes(range(256)) * 4096  # 1 MiB: through the buffers' memory, not a Latin-1 string
+        with Worker("onmessage = (e) => postMessage([e.data.length, new Uint8Array(e.data.buffer, 10, 5),"
+                    " new SharedArrayBuffer(3)])") as w:
+            w.post(data)
+            n, view, sab = w.receive(timeout=20)
+        self.assertEqual(n, len(data))
+        self.assertEqual(view, data[10:15])
+        self.assertEqual(sab, b"\0\0\0")
+
+    def test_natives_take_and_return_bytes(self):
+        with Worker("postMessage(new Uint8Array(rev(new Uint8Array([1, 2, 3]))))",
+                    natives={"rev": lambda b: bytes(reversed(b))}) as w:
+            self.assertEqual(w.receive(timeout=20), b"\x03\x02\x01")
+
+
 if __name__ == "__main__":
     unittest.main()

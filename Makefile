@@ -95,7 +95,7 @@ bench: ## Run the benchmarks (5 counts) and keep the output in build/bench.txt
 
 bench-c: build ctest-build ## Run the C API benchmarks (bench/capi): spawn, round trip, one way, native calls, NoCopy, load; medians of 5 runs
 	@mkdir -p $(BUILD_DIR)/bench
-	set -o pipefail; { $(CTEST_DIR)/capi_bench 5; $(CTEST_DIR)/capi_native_bench 5; \
+	set -o pipefail; { $(CTEST_DIR)/capi_bench 5; $(CTEST_DIR)/capi_native_bench 5; $(CTEST_DIR)/capi_hostapi_bench 5; \
 		for i in 1 2 3 4 5; do $(CTEST_DIR)/capi_load_bench $(abspath $(LIB)); done; } | tee $(BUILD_DIR)/bench/capi.txt
 
 bench-compare: ## Run the core benchmarks and Node's worker_threads programs side by side (bench/compare.sh)

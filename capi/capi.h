@@ -18,14 +18,29 @@
 
 typedef uintptr_t jsw_handle;
 
+/* jsw_owner, when not 0, is who the calling thread acts for: the owner of a worker context (a negative id) while the
+ * library calls the host on the worker's behalf (tid.go, workerctx.go). It is set and restored around each such call,
+ * inside one cgo call, so a goroutine worker that moves between OS threads between two callbacks is followed. */
+extern __thread int jsw_owner;
+/* JSW_AS runs stmt with the thread acting for owner (0: unchanged). */
+#define JSW_AS(owner, stmt)                                                                                            \
+    do {                                                                                                               \
+        int jsw_prev_ = jsw_owner;                                                                                     \
+        if ((owner) != 0) jsw_owner = (owner);                                                                         \
+        stmt;                                                                                                          \
+        jsw_owner = jsw_prev_;                                                                                         \
+    } while (0)
+
 /* JSObjectCallAsFunctionCallback. */
 typedef jsw_handle (*jsw_host_fn)(jsw_handle ctx, jsw_handle function, jsw_handle thisObject, size_t argumentCount,
                                   const jsw_handle *arguments, jsw_handle *exception);
 
 /* jsw_call_host_fn calls a host function: Go cannot call a C function pointer directly. */
-static inline jsw_handle jsw_call_host_fn(uintptr_t fn, jsw_handle ctx, jsw_handle function, jsw_handle thisObject,
+static inline jsw_handle jsw_call_host_fn(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle function, jsw_handle thisObject,
                                           size_t argc, const jsw_handle *argv, jsw_handle *exception) {
-    return ((jsw_host_fn)fn)(ctx, function, thisObject, argc, argv, exception);
+    jsw_handle r;
+    JSW_AS(owner, r = ((jsw_host_fn)fn)(ctx, function, thisObject, argc, argv, exception));
+    return r;
 }
 
 /* ZJSWorkerNotifyCallback. */
@@ -79,6 +94,20 @@ static inline void jsw_call_error(uintptr_t fn, jsw_handle worker, const jsw_err
     ((jsw_error_fn)fn)(worker, error, (void *)userData);
 }
 
+/* ZJSWorkerSetupCallback (workerctx.go), called acting for the worker context's owner. */
+static inline bool jsw_call_setup(int owner, uintptr_t fn, jsw_handle ctx, uintptr_t userData, jsw_handle *exception) {
+    bool r;
+    JSW_AS(owner, r = ((bool (*)(jsw_handle, void *, jsw_handle *))fn)(ctx, (void *)userData, exception));
+    return r;
+}
+
+/* ZJSConsoleCallback (console.go). */
+static inline void jsw_call_console(int owner, uintptr_t fn, jsw_handle ctx, int level, const char *message,
+                                    size_t length, uintptr_t userData) {
+    JSW_AS(owner, ((void (*)(jsw_handle, int, const char *, size_t, void *))fn)(ctx, level, message, length,
+                                                                               (void *)userData));
+}
+
 /* ZJSChannelLimits and ZJSWorkerOptions. */
 typedef struct jsw_channel_limits {
     size_t maxMessageBytes;
@@ -99,6 +128,10 @@ typedef struct jsw_worker_options {
     uintptr_t errorUserData;
     bool waitForDebugger;
     double executionTimeLimit;
+    uintptr_t setup;
+    uintptr_t setupUserData;
+    uintptr_t consoleCallback;
+    uintptr_t consoleUserData;
 } jsw_worker_options;
 
 /* ZJSInspectorTargetInfo. */
@@ -150,41 +183,57 @@ typedef struct jsw_class_definition {
 } jsw_class_definition;
 
 /* The class callbacks: Go cannot call a C function pointer directly. */
-static inline void jsw_call_initialize(uintptr_t fn, jsw_handle ctx, jsw_handle object) {
-    ((void (*)(jsw_handle, jsw_handle))fn)(ctx, object);
+static inline void jsw_call_initialize(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object) {
+    JSW_AS(owner, ((void (*)(jsw_handle, jsw_handle))fn)(ctx, object));
 }
-static inline void jsw_call_finalize(uintptr_t fn, jsw_handle object) { ((void (*)(jsw_handle))fn)(object); }
-static inline bool jsw_call_has(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name) {
-    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle))fn)(ctx, object, name);
+static inline void jsw_call_finalize(int owner, uintptr_t fn, jsw_handle object) {
+    JSW_AS(owner, ((void (*)(jsw_handle))fn)(object));
 }
-static inline jsw_handle jsw_call_get(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name,
+static inline bool jsw_call_has(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name) {
+    bool r;
+    JSW_AS(owner, r = ((bool (*)(jsw_handle, jsw_handle, jsw_handle))fn)(ctx, object, name));
+    return r;
+}
+static inline jsw_handle jsw_call_get(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name,
                                       jsw_handle *exception) {
-    return ((jsw_handle(*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, exception);
+    jsw_handle r;
+    JSW_AS(owner, r = ((jsw_handle(*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, exception));
+    return r;
 }
-static inline bool jsw_call_set(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name, jsw_handle value,
+static inline bool jsw_call_set(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name, jsw_handle value,
                                 jsw_handle *exception) {
-    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, value,
-                                                                                       exception);
+    bool r;
+    JSW_AS(owner, r = ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, value,
+                                                                                       exception));
+    return r;
 }
-static inline bool jsw_call_delete(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name,
+static inline bool jsw_call_delete(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle name,
                                    jsw_handle *exception) {
-    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, exception);
+    bool r;
+    JSW_AS(owner, r = ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, object, name, exception));
+    return r;
 }
-static inline void jsw_call_names(uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle accumulator) {
-    ((void (*)(jsw_handle, jsw_handle, jsw_handle))fn)(ctx, object, accumulator);
+static inline void jsw_call_names(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object, jsw_handle accumulator) {
+    JSW_AS(owner, ((void (*)(jsw_handle, jsw_handle, jsw_handle))fn)(ctx, object, accumulator));
 }
-static inline jsw_handle jsw_call_construct(uintptr_t fn, jsw_handle ctx, jsw_handle constructor, size_t argc,
+static inline jsw_handle jsw_call_construct(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle constructor, size_t argc,
                                             const jsw_handle *argv, jsw_handle *exception) {
-    return ((jsw_handle(*)(jsw_handle, jsw_handle, size_t, const jsw_handle *, jsw_handle *))fn)(
-        ctx, constructor, argc, argv, exception);
+    jsw_handle r;
+    JSW_AS(owner, r = ((jsw_handle(*)(jsw_handle, jsw_handle, size_t, const jsw_handle *, jsw_handle *))fn)(
+        ctx, constructor, argc, argv, exception));
+    return r;
 }
-static inline bool jsw_call_has_instance(uintptr_t fn, jsw_handle ctx, jsw_handle constructor, jsw_handle instance,
+static inline bool jsw_call_has_instance(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle constructor, jsw_handle instance,
                                          jsw_handle *exception) {
-    return ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, constructor, instance, exception);
+    bool r;
+    JSW_AS(owner, r = ((bool (*)(jsw_handle, jsw_handle, jsw_handle, jsw_handle *))fn)(ctx, constructor, instance, exception));
+    return r;
 }
-static inline jsw_handle jsw_call_convert(uintptr_t fn, jsw_handle ctx, jsw_handle object, int type,
+static inline jsw_handle jsw_call_convert(int owner, uintptr_t fn, jsw_handle ctx, jsw_handle object, int type,
                                           jsw_handle *exception) {
-    return ((jsw_handle(*)(jsw_handle, jsw_handle, int, jsw_handle *))fn)(ctx, object, type, exception);
+    jsw_handle r;
+    JSW_AS(owner, r = ((jsw_handle(*)(jsw_handle, jsw_handle, int, jsw_handle *))fn)(ctx, object, type, exception));
+    return r;
 }
 
 #endif

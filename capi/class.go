@@ -243,7 +243,7 @@ func (c *context) hasInstanceFunction(k *jsClass) goja.Value {
 	return c.rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		var r bool
 		c.callback(func(exc *uintptr) {
-			r = bool(C.jsw_call_has_instance(C.uintptr_t(k.hasInstance), C.jsw_handle(c.h),
+			r = bool(C.jsw_call_has_instance(c.actor(), C.uintptr_t(k.hasInstance), C.jsw_handle(c.h),
 				C.jsw_handle(c.newValue(call.This)), C.jsw_handle(c.newValue(call.Argument(0))),
 				(*C.jsw_handle)(unsafe.Pointer(exc))))
 		})
@@ -262,7 +262,7 @@ func (c *context) toPrimitiveFunction(k *jsClass) goja.Value {
 		}
 		var res goja.Value
 		c.callback(func(exc *uintptr) {
-			r := C.jsw_call_convert(C.uintptr_t(k.convertToType), C.jsw_handle(c.h), C.jsw_handle(c.newValue(call.This)),
+			r := C.jsw_call_convert(c.actor(), C.uintptr_t(k.convertToType), C.jsw_handle(c.h), C.jsw_handle(c.newValue(call.This)),
 				C.int(t), (*C.jsw_handle)(unsafe.Pointer(exc)))
 			res = c.result("JSObjectConvertToTypeCallback", uintptr(r))
 		})

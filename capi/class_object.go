@@ -51,7 +51,7 @@ func (in *instance) finalize(c *context) {
 		if h == 0 {
 			h = handles.add(kindFinalizing, c.tid, in)
 		}
-		C.jsw_call_finalize(C.uintptr_t(k.finalize), C.jsw_handle(h))
+		C.jsw_call_finalize(c.actor(), C.uintptr_t(k.finalize), C.jsw_handle(h))
 	}
 	if h != 0 {
 		handles.remove(h)
@@ -100,7 +100,7 @@ func (c *context) initialize(k *jsClass, o *goja.Object) {
 	for i := len(chain) - 1; i >= 0; i-- {
 		if fn := chain[i].initialize; fn != 0 {
 			c.callback(func(exc *uintptr) {
-				C.jsw_call_initialize(C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(o)))
+				C.jsw_call_initialize(c.actor(), C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(o)))
 			})
 		}
 	}

@@ -65,7 +65,7 @@ func excPtr(exc *uintptr) *C.jsw_handle { return (*C.jsw_handle)(unsafe.Pointer(
 func (c *context) callGet(fn uintptr, this goja.Value, name string) (res goja.Value) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
-			r := C.jsw_call_get(C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n, excPtr(exc))
+			r := C.jsw_call_get(c.actor(), C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n, excPtr(exc))
 			res = c.result("JSObjectGetPropertyCallback", uintptr(r))
 		})
 	})
@@ -76,7 +76,7 @@ func (c *context) callGet(fn uintptr, this goja.Value, name string) (res goja.Va
 func (c *context) callSet(fn uintptr, this goja.Value, name string, v goja.Value) (ok bool) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
-			ok = bool(C.jsw_call_set(C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n,
+			ok = bool(C.jsw_call_set(c.actor(), C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n,
 				C.jsw_handle(c.newValue(v)), excPtr(exc)))
 		})
 	})
@@ -87,7 +87,7 @@ func (c *context) callSet(fn uintptr, this goja.Value, name string, v goja.Value
 func (c *context) callHas(fn uintptr, this goja.Value, name string) (ok bool) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
-			ok = bool(C.jsw_call_has(C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n))
+			ok = bool(C.jsw_call_has(c.actor(), C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n))
 		})
 	})
 	return ok
@@ -97,7 +97,7 @@ func (c *context) callHas(fn uintptr, this goja.Value, name string) (ok bool) {
 func (c *context) callDelete(fn uintptr, this goja.Value, name string) (ok bool) {
 	c.callback(func(exc *uintptr) {
 		c.withName(name, func(n C.jsw_handle) {
-			ok = bool(C.jsw_call_delete(C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n,
+			ok = bool(C.jsw_call_delete(c.actor(), C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(this)), n,
 				excPtr(exc)))
 		})
 	})
@@ -172,7 +172,7 @@ func (c *context) classNames(k *jsClass, self *goja.Object) []string {
 		c.callback(func(exc *uintptr) {
 			h := handles.add(kindAccumulator, c.tid, acc)
 			defer handles.remove(h)
-			C.jsw_call_names(C.uintptr_t(kk.getPropertyNames), C.jsw_handle(c.h), C.jsw_handle(c.newValue(self)),
+			C.jsw_call_names(c.actor(), C.uintptr_t(kk.getPropertyNames), C.jsw_handle(c.h), C.jsw_handle(c.newValue(self)),
 				C.jsw_handle(h))
 		})
 	}
@@ -299,7 +299,7 @@ func (c *context) proxyInstance(k *jsClass, proto *goja.Object) *goja.Object {
 			var res goja.Value
 			c.callback(func(exc *uintptr) {
 				argv := c.handlesOf(args)
-				r := C.jsw_call_host_fn(C.uintptr_t(k.fnCall), C.jsw_handle(c.h), C.jsw_handle(c.newValue(self)),
+				r := C.jsw_call_host_fn(c.actor(), C.uintptr_t(k.fnCall), C.jsw_handle(c.h), C.jsw_handle(c.newValue(self)),
 					C.jsw_handle(c.newValue(this)), C.size_t(len(args)), (*C.jsw_handle)(unsafe.Pointer(&argv[0])),
 					excPtr(exc))
 				res = c.result("JSObjectCallAsFunctionCallback", uintptr(r))
@@ -333,7 +333,7 @@ func (c *context) construction(fn uintptr, ctor *goja.Object, args []goja.Value)
 	var res goja.Value
 	c.callback(func(exc *uintptr) {
 		argv := c.handlesOf(args)
-		r := C.jsw_call_construct(C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(ctor)),
+		r := C.jsw_call_construct(c.actor(), C.uintptr_t(fn), C.jsw_handle(c.h), C.jsw_handle(c.newValue(ctor)),
 			C.size_t(len(args)), (*C.jsw_handle)(unsafe.Pointer(&argv[0])), excPtr(exc))
 		res = c.result("JSObjectCallAsConstructorCallback", uintptr(r))
 	})

@@ -6,3 +6,6 @@
 #include "capi.h"
 
 __attribute__((visibility("default"))) const jsw_class_definition kJSClassDefinitionEmpty = {0};
+
+/* The thread-local identity override (capi.h, tid.go). */
+__attribute__((visibility("hidden"))) __thread int jsw_owner;

@@ -1,5 +1,8 @@
 package capi
 
+// #include "capi.h"
+import "C"
+
 import (
 	"errors"
 	"fmt"
@@ -34,6 +37,12 @@ type context struct {
 	spare  []*value    // records of released values, reused by newValue (at most maxSpare)
 
 	x extState // classes, external buffers, finalizers (realm_ext.go)
+
+	// worker is set for a worker's context (workerctx.go): host is nil, the owner (tid) is the worker's negative
+	// id, and the worker, not JSGlobalContextRelease, ends it.
+	worker *core.Worker
+
+	console setupFn // ZJSContextSetConsoleCallback (console.go); owner thread only
 }
 
 // A value is what a JSValueRef names: a goja value of one context.
@@ -302,4 +311,13 @@ func reportPanic(fn string, ctxH uintptr, exception *uintptr, r any) {
 		}
 	}
 	fmt.Fprintf(os.Stderr, "jsworker: %s\n", err)
+}
+
+// actor is who a call into the host acts for (capi.h's JSW_AS): a worker context's owner, or 0 for a host context
+// (whose callbacks run on its own thread, which needs no override).
+func (c *context) actor() C.int {
+	if c.tid < 0 {
+		return C.int(c.tid)
+	}
+	return 0
 }

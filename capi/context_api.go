@@ -19,6 +19,7 @@ func newContext(tid int) (*context, error) {
 		OnConsole:       c.inspectConsole, // inspector_context.go
 		IsOwner:         c.onOwnerThread,  // the sessions' commands dispatched on tid run inside the call
 		OnInspectorIdle: c.flushSessions,  // a pause hands out the sessions' messages
+		ConsoleWrite:    c.consoleWrite,   // console.go
 	})
 	if err != nil {
 		return nil, err
@@ -69,7 +70,7 @@ func JSGlobalContextRetain(ctx uintptr) (result uintptr) {
 func JSGlobalContextRelease(ctx uintptr) {
 	defer fence("JSGlobalContextRelease", 0, nil)
 	c, err := enter("JSGlobalContextRelease", ctx)
-	if err != nil {
+	if err != nil || c.worker != nil { // a worker's context ends with the worker (workerctx.go)
 		return
 	}
 	if c.refs--; c.refs == 0 {
@@ -93,7 +94,7 @@ func JSContextGetGlobalObject(ctx uintptr) (result uintptr) {
 //export JSGlobalContextSetInspectable
 func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
 	defer fence("JSGlobalContextSetInspectable", ctx, nil)
-	if c, err := enter("JSGlobalContextSetInspectable", ctx); err == nil {
+	if c, err := enter("JSGlobalContextSetInspectable", ctx); err == nil && c.host != nil {
 		// Inspectable, the realm is listed by the DevTools endpoint and its scripts are compiled instrumented; it
 		// stays uninspectable if it refuses the debugger's hooks (a frozen global object).
 		_ = c.host.SetInspectable(inspectable)
@@ -104,7 +105,7 @@ func JSGlobalContextSetInspectable(ctx uintptr, inspectable bool) {
 func JSGlobalContextIsInspectable(ctx uintptr) (result bool) {
 	defer fence("JSGlobalContextIsInspectable", ctx, nil)
 	c, err := enter("JSGlobalContextIsInspectable", ctx)
-	return err == nil && c.host.Inspectable()
+	return err == nil && c.host != nil && c.host.Inspectable()
 }
 
 // maxLineOffset bounds the startingLineNumber honoured by JSEvaluateScript and JSCheckScriptSyntax.
@@ -155,7 +156,12 @@ func JSEvaluateScript(ctx, script, thisObject, sourceURL uintptr, startingLineNu
 		c.throw(exception, err)
 		return 0
 	}
-	v, err := c.host.RunScript(name, src) // instrumented while inspectable
+	var v goja.Value
+	if c.host != nil {
+		v, err = c.host.RunScript(name, src) // instrumented while inspectable
+	} else {
+		v, err = c.rt.RunScript(name, src) // a worker's context (workerctx.go), inside a callback on its thread
+	}
 	// Deliver the answers of awaitPromise evaluations that settled in the script's microtasks. A callback may
 	// release the context; then no value can be made in it any more.
 	c.flushInspector()

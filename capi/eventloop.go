@@ -22,7 +22,7 @@ func ZJSContextRunPendingEvents(ctx uintptr, timeoutMs int32) (result int32) {
 	result = -1
 	defer fence(fn, ctx, nil)
 	c, err := enter(fn, ctx)
-	if err != nil {
+	if err != nil || c.host == nil { // a worker's context: its worker runs the loop
 		return -1
 	}
 	timeout := time.Duration(timeoutMs) * time.Millisecond

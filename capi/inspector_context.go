@@ -59,6 +59,9 @@ func (cs *contextSession) flush() {
 // called after the calls that run JavaScript, where a pending Runtime.evaluate with awaitPromise may have been
 // answered.
 func (c *context) flushInspector() {
+	if c.host == nil { // a worker's context: the worker serves its own inspector
+		return
+	}
 	c.host.ServeInspector()
 	c.flushSessions()
 }
@@ -111,7 +114,7 @@ func ZJSInspectorSessionCreate(ctx, callback, userData uintptr) (result uintptr)
 	const fn = "ZJSInspectorSessionCreate"
 	defer fence(fn, 0, nil)
 	c, err := enter(fn, ctx)
-	if err != nil || callback == 0 || !c.host.Inspectable() || c.closed {
+	if err != nil || callback == 0 || c.host == nil || !c.host.Inspectable() || c.closed {
 		return 0
 	}
 	s, err := c.host.InspectorSession() // queues Runtime.executionContextsCleared

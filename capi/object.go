@@ -387,7 +387,7 @@ func (c *context) hostFunction(name goja.Value, callback uintptr) *goja.Object {
 			args[i] = c.newValue(a)
 		}
 		var exc uintptr
-		r := C.jsw_call_host_fn(C.uintptr_t(callback), C.jsw_handle(c.h), C.jsw_handle(fnH), C.jsw_handle(thisH),
+		r := C.jsw_call_host_fn(c.actor(), C.uintptr_t(callback), C.jsw_handle(c.h), C.jsw_handle(fnH), C.jsw_handle(thisH),
 			C.size_t(len(call.Arguments)), (*C.jsw_handle)(unsafe.Pointer(&args[0])),
 			(*C.jsw_handle)(unsafe.Pointer(&exc)))
 		const cb = "JSObjectCallAsFunctionCallback"

@@ -12,6 +12,7 @@ import (
 	"weak"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
 )
 
 // Typed arrays and ArrayBuffers (JSTypedArray.h). Buffers the library allocates are Go memory that JavaScript and C
@@ -112,22 +113,27 @@ func (c *context) viewCtor(fn string, arrayType int32) (*goja.Object, error) {
 	return c.x.in.taCtors[arrayType], nil
 }
 
-// An extBuffer is the host memory behind a NoCopy ArrayBuffer and the deallocator that gives it back. Its
-// deallocator runs exactly once, on the context's owner thread: at the first safe point after the collector found
-// the ArrayBuffer unreachable (realm_ext.go), or at the latest in the last JSGlobalContextRelease of its context.
+// An extBuffer is one context's hold on the host memory behind a NoCopy ArrayBuffer. The memory itself is a
+// clone.External, a reference count whose last release runs the deallocator: the context's ArrayBuffer holds one
+// reference, and a transfer (postMessage, structuredClone, ZJSWorkerPostMessageWithTransfer) hands one to the frame
+// and from there to the receiving realm's buffer (clone/external.go), so the memory lives as long as any realm can
+// reach it. The context drops its reference on its owner thread: when the transfer detaches its buffer (Detached),
+// at the first safe point after the collector found the ArrayBuffer unreachable (realm_ext.go), or at the latest in
+// the last JSGlobalContextRelease of its context. A buffer that never left its context therefore gets its
+// deallocator on the owner thread; one that was transferred gets it wherever the last reference goes.
 type extBuffer struct {
-	key           weak.Pointer[goja.Object] // the ArrayBuffer, in c.x.extObjs
-	bytes, length uintptr
-	dealloc, dctx uintptr
-	done          bool // owner thread only
-	dq            *deathQueue
-	cleanup       runtime.Cleanup
+	key     weak.Pointer[goja.Object] // the ArrayBuffer, in c.x.extObjs
+	c       *context
+	mem     *clone.External
+	done    bool // owner thread only
+	dq      *deathQueue
+	cleanup runtime.Cleanup
 }
 
 // queue is where the record goes when the collector finds the ArrayBuffer unreachable.
 func (b *extBuffer) queue() *deathQueue { return b.dq }
 
-// finalize runs the deallocator if it has not run yet.
+// finalize drops the context's reference if it has not yet.
 func (b *extBuffer) finalize(c *context) {
 	if b.done {
 		return
@@ -136,10 +142,15 @@ func (b *extBuffer) finalize(c *context) {
 	b.cleanup.Stop()
 	delete(c.x.buffers, b)
 	delete(c.x.extObjs, b.key)
-	if b.dealloc != 0 {
-		C.jsw_call_dealloc(C.uintptr_t(b.dealloc), C.uintptr_t(b.bytes), C.uintptr_t(b.dctx))
-	}
+	clone.UnregisterExternal(b.key)
+	b.mem.Release()
 }
+
+// Memory is clone.ExternalBuffer's: the memory the buffer views.
+func (b *extBuffer) Memory() *clone.External { return b.mem }
+
+// Detached is clone.ExternalBuffer's: a transfer detached the buffer (on the owner thread, in the sender's commit).
+func (b *extBuffer) Detached() { b.finalize(b.c) }
 
 // deallocateNow gives bytes back at once: the NoCopy call failed (JavaScriptCore calls the deallocator then too).
 func deallocateNow(bytes unsafe.Pointer, dealloc, dctx uintptr) {
@@ -157,11 +168,13 @@ func (c *context) externalBuffer(bytes unsafe.Pointer, byteLength, dealloc, dctx
 		data = []byte{}
 	}
 	o := c.rt.ToValue(c.rt.NewArrayBuffer(data)).(*goja.Object)
-	b := &extBuffer{bytes: uintptr(bytes), length: byteLength, dealloc: dealloc, dctx: dctx, dq: c.x.dead,
-		key: weak.Make(o)}
+	b := &extBuffer{c: c, dq: c.x.dead, key: weak.Make(o), mem: clone.NewExternal(func() {
+		deallocateNow(bytes, dealloc, dctx)
+	})}
 	b.cleanup = c.watch(o, b)
 	c.x.buffers[b] = struct{}{}
 	c.x.extObjs[b.key] = b
+	clone.RegisterExternal(o, b)
 	return o
 }
 
@@ -390,24 +403,4 @@ func JSValueGetTypedArrayType(ctx, value uintptr, exception *uintptr) (result in
 		return taNone
 	}
 	return c.typedArrayType(v)
-}
-
-// refuseExternalTransfer returns a DataCloneError if list holds a NoCopy ArrayBuffer of c. A transfer moves the
-// buffer's memory to the receiver without a copy, and the deallocator does not follow it yet (the receiving realm
-// would have to hand the memory back): until it does, the C API refuses such a transfer rather than let the
-// deallocator free memory the receiver still uses.
-func (c *context) refuseExternalTransfer(fn string, list []goja.Value) error {
-	if len(c.x.extObjs) == 0 {
-		return nil
-	}
-	for i, v := range list {
-		if o, ok := v.(*goja.Object); ok {
-			if _, ext := c.x.extObjs[weak.Make(o)]; ext {
-				return &jsError{ctor: "Error", name: "DataCloneError", msg: fmt.Sprintf(
-					"%s: transfer[%d] is an ArrayBuffer over host memory (NoCopy), which cannot be transferred yet; "+
-						"post it without the transfer list to send a copy", fn, i)}
-			}
-		}
-	}
-	return nil
 }

@@ -32,6 +32,8 @@ type workerConfig struct {
 	inbox, outbox core.ChannelLimits
 	inspectable   bool
 	errFn, errUD  uintptr // ZJSWorkerOptions.errorCallback and errorUserData
+	setup         setupFn // ZJSWorkerOptions.setup and setupUserData (workerctx.go)
+	console       setupFn // ZJSWorkerOptions.consoleCallback and consoleUserData (console.go)
 }
 
 // sizeLimit converts a size_t limit to core's int, saturating.
@@ -67,10 +69,20 @@ func startWorker(cfg workerConfig, tid int, spawn func(core.Options) (*core.Work
 		errFn, errUD := cfg.errFn, cfg.errUD
 		cfg.opts.OnError = func(r core.ErrorRecord) { callErrorCallback(errFn, errUD, wr.h, r) }
 	}
+	wait := cfg.withSetup() // workerctx.go
+	cfg.withConsole()       // console.go: wraps the setup, so that its callback is in place first
 	w, err := spawn(cfg.opts)
 	if err != nil {
 		handles.remove(wr.h)
 		return 0, err
+	}
+	if wait != nil {
+		if err := wait(w); err != nil { // creation waits for the setup; false fails it
+			handles.remove(wr.h)
+			w.Terminate()
+			w.Release()
+			return 0, err
+		}
 	}
 	wr.w = w
 	wr.ready.Store(w) // ZJSWorkerRequestTermination, from any thread (limits.go)
@@ -151,6 +163,8 @@ func readOptions(p unsafe.Pointer) (workerConfig, error) {
 	cfg.errFn, cfg.errUD = uintptr(o.errorCallback), uintptr(o.errorUserData)
 	cfg.opts.WaitForDebugger = bool(o.waitForDebugger)
 	cfg.opts.ExecutionTimeLimit = secondsToDuration(float64(o.executionTimeLimit)) // limits.go
+	cfg.setup = setupFn{uintptr(o.setup), uintptr(o.setupUserData)}
+	cfg.console = setupFn{uintptr(o.consoleCallback), uintptr(o.consoleUserData)}
 	return cfg, nil
 }
 
@@ -225,9 +239,6 @@ func post(fn string, worker, ctx, value, transferCount uintptr, transfer *uintpt
 		return false
 	}
 	list, err := c.valueArray(fn, "transfer", transferCount, transfer)
-	if err == nil {
-		err = c.refuseExternalTransfer(fn, list) // typedarray.go
-	}
 	if err != nil {
 		c.throw(exc, err)
 		return false

@@ -43,7 +43,7 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer d.release()
-	d.rt, d.data, d.pos, d.buffers = rt, f.Bytes(), 0, f.buffers
+	d.rt, d.data, d.pos, d.buffers, d.exts = rt, f.Bytes(), 0, f.buffers, f.exts
 	d.alias = f.aligned
 
 	defer func() {
@@ -78,8 +78,9 @@ type decoder struct {
 	data        []byte
 	pos         int
 	version     int
-	alias       bool     // ArrayBuffer bytes may be used in place (Frame.aligned)
-	buffers     [][]byte // transferred memory
+	alias       bool        // ArrayBuffer bytes may be used in place (Frame.aligned)
+	buffers     [][]byte    // transferred memory
+	exts        []*External // the frame's references to external memory (nil entries: Go memory); adopted ones are taken out
 
 	manifest []manifestEntry
 	objs     []goja.Value          // id -> object; nil while a dense array is being read, unbuilt while another kind is
@@ -133,7 +134,7 @@ func (d *decoder) release() {
 	if len(d.strs) >= maxSharedStrs {
 		clear(d.strs)
 	}
-	d.rt, d.realm, d.objectProto, d.data, d.buffers = nil, nil, nil, nil, nil
+	d.rt, d.realm, d.objectProto, d.data, d.buffers, d.exts = nil, nil, nil, nil, nil, nil
 	decoderPool.Put(d)
 }
 
@@ -256,6 +257,10 @@ func (d *decoder) readManifest() error {
 		switch en.kind {
 		case manifestTransfer:
 			en.obj = d.rt.ToValue(d.rt.NewArrayBuffer(d.buffers[transfers])).(*goja.Object)
+			if transfers < len(d.exts) && d.exts[transfers] != nil {
+				adopt(en.obj, d.exts[transfers]) // the frame's reference moves to the new buffer
+				d.exts[transfers] = nil
+			}
 			transfers++
 		case manifestPort:
 			o, err := portsHook.Attach(d.rt, PortToken(en.tok))

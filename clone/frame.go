@@ -31,7 +31,8 @@ type Ref interface {
 type Frame struct {
 	data    []byte
 	refs    []Ref
-	buffers [][]byte // memory of transferred ArrayBuffers, in manifest order
+	buffers [][]byte    // memory of transferred ArrayBuffers, in manifest order
+	exts    []*External // per buffer: the external memory's reference the frame holds, or nil (external.go)
 
 	// aligned says that data starts on an 8-byte boundary and is owned by
 	// the frame alone: Serialize made it. The reader may then use an
@@ -82,12 +83,17 @@ func (f *Frame) Release() {
 	if f == nil || !f.released.CompareAndSwap(false, true) {
 		return
 	}
-	refs, t := f.refs, f.ticket
-	f.refs, f.data, f.buffers, f.ticket = nil, nil, nil, nil
+	refs, t, exts := f.refs, f.ticket, f.exts
+	f.refs, f.data, f.buffers, f.ticket, f.exts = nil, nil, nil, nil, nil
 	if t != nil {
 		t.unmark()
 	}
 	for _, r := range refs {
 		r.Release()
+	}
+	for _, e := range exts {
+		if e != nil {
+			e.Release()
+		}
 	}
 }

@@ -79,9 +79,10 @@ func pendingCount() int {
 
 // A transferList is the validated transfer list of one Serialize call.
 type transferList struct {
-	objs    []*goja.Object
-	buffers []goja.ArrayBuffer
-	index   map[*goja.Object]uint32 // buffer -> manifest index
+	objs       []*goja.Object
+	buffers    []goja.ArrayBuffer
+	bufferObjs []*goja.Object          // the ArrayBuffer objects of buffers
+	index      map[*goja.Object]uint32 // buffer -> manifest index
 
 	// MessagePorts (port.go): their manifest entries follow the buffers'.
 	ports     []*goja.Object
@@ -137,6 +138,7 @@ func checkTransfer(rt *goja.Runtime, list []goja.Value) (*transferList, error) {
 		tl.index[o] = uint32(len(tl.buffers))
 		tl.objs = append(tl.objs, o)
 		tl.buffers = append(tl.buffers, ab)
+		tl.bufferObjs = append(tl.bufferObjs, o)
 	}
 	return tl, nil
 }
@@ -220,14 +222,32 @@ func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, 
 	}
 	f.refs = append(f.refs, portRefs...)
 	f.ticket = t
+	// External memory (external.go): the frame takes a reference of its
+	// own; the commit tells each sender's holder its buffer is detached.
+	var held []ExternalBuffer // parallel to tl.buffers
+	for i, o := range tl.bufferObjs {
+		if b := externalOf(o); b != nil {
+			if held == nil {
+				held = make([]ExternalBuffer, len(tl.buffers))
+				f.exts = make([]*External, len(tl.buffers))
+			}
+			held[i] = b
+			m := b.Memory()
+			m.Retain()
+			f.exts[i] = m
+		}
+	}
 	committed := false
 	return f, func() {
 		if committed {
 			return
 		}
 		committed = true
-		for _, ab := range tl.buffers {
+		for i, ab := range tl.buffers {
 			ab.Detach()
+			if held != nil && held[i] != nil {
+				held[i].Detached()
+			}
 		}
 		for _, c := range portCommits {
 			c()

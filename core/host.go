@@ -44,6 +44,11 @@ type HostRealmOptions struct {
 	// sessions were sent the call (Runtime.consoleAPICalled).
 	OnConsole func(level string, args []goja.Value)
 
+	// ConsoleWrite, if not nil, is offered every console line first (see
+	// web.Config.ConsoleWrite); a line it takes is not written to Stdout or
+	// Stderr.
+	ConsoleWrite func(level, line string) bool
+
 	// IsOwner, if not nil, reports whether the caller runs on the thread
 	// that owns the realm. An inspector command dispatched there runs at
 	// once, inside Session.Dispatch (a synchronous transport: the C ABI's
@@ -98,10 +103,11 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	h := newHostRealm(rt, opts, stderr) // jsworker_hostloop.go: the realm's loop, its Worker global and its events
 	web.InstallTimers(rt, rt.GlobalObject(), h.ev)
 	err := web.Install(rt, web.Config{
-		Stdout:     opts.Stdout,
-		Stderr:     stderr,
-		TimeOrigin: time.Now(),
-		Console:    h.onConsole, // host_inspect.go
+		Stdout:       opts.Stdout,
+		Stderr:       stderr,
+		TimeOrigin:   time.Now(),
+		Console:      h.onConsole, // host_inspect.go
+		ConsoleWrite: opts.ConsoleWrite,
 		Shared: sharedmem.RealmOptions{
 			CanBlock:  opts.AllowAtomicsWait,
 			Interrupt: opts.Interrupt,

@@ -88,6 +88,16 @@ type Options struct {
 	// when the worker's Terminating channel is closed. An error from Setup
 	// ends the worker before its script runs and is returned by Join.
 	Setup func(w *Worker, rt *goja.Runtime) error
+
+	// ConsoleWrite, if not nil, is offered every console line of the worker
+	// first, on the worker's thread (see web.Config.ConsoleWrite); a line it
+	// takes is not written to Stdout or Stderr.
+	ConsoleWrite func(level, line string) bool
+
+	// NoProcessSetup skips the process-wide setup (SetProcessSetup) for this
+	// worker: its creator gave a setup of its own. Workers it creates from
+	// JavaScript still run the process-wide setup.
+	NoProcessSetup bool
 }
 
 // Kind tells how a worker was started.

@@ -76,6 +76,8 @@ type Worker struct {
 	// the Worker, MessageChannel, MessagePort or BroadcastChannel APIs.
 	ext Extension
 	js  *Realm
+
+	atEnd []func() // AtEnd (processsetup.go); the worker's thread only
 }
 
 // Spawn compiles source and starts a worker that runs it. A syntax error is
@@ -413,6 +415,7 @@ func (w *Worker) finish() {
 	if w.js != nil {
 		w.js.end() // child workers, ports, channels (realm.go)
 	}
+	w.runAtEnd() // processsetup.go
 	realmdata.Drop(w.rt)
 	w.endInspectorSessions()
 	unregisterWorker(w)

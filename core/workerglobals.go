@@ -43,11 +43,12 @@ func (w *Worker) setupRealm() error {
 	}
 	web.InstallTimers(rt, g, w.ev)
 	err := web.Install(rt, web.Config{
-		Stdout:     w.opts.Stdout,
-		Stderr:     w.opts.Stderr,
-		TimeOrigin: w.timeOrigin,
-		Report:     func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
-		Console:    w.observeConsole,
+		Stdout:       w.opts.Stdout,
+		Stderr:       w.opts.Stderr,
+		TimeOrigin:   w.timeOrigin,
+		Report:       func(v goja.Value) { w.report(w.recordFromValue(ErrorUncaught, v)) },
+		Console:      w.observeConsole,
+		ConsoleWrite: w.opts.ConsoleWrite,
 		Shared: sharedmem.RealmOptions{
 			CanBlock:  true,
 			Interrupt: w.terminating,
@@ -77,7 +78,7 @@ func (w *Worker) setupRealm() error {
 			return fmt.Errorf("jsworker: setup of worker %d: %w", w.id, err)
 		}
 	}
-	return nil
+	return w.runProcessSetup(rt) // processsetup.go
 }
 
 // defineFunc defines obj[name] as a native function of w's realm.

@@ -1142,17 +1142,21 @@ JSWORKER_EXPORT void JSPropertyNameAccumulatorAddName(JSPropertyNameAccumulatorR
  * Memory: buffers the library allocates (JSObjectMakeTypedArray, or made by JavaScript) are shared between
  * JavaScript and the host: the BytesPtr functions return their address, which stays valid while the buffer is
  * alive and not detached (a transfer detaches it). "NoCopy" buffers are the host's memory: JavaScript reads and
- * writes it directly. Their deallocator runs exactly once, on the context's owner thread, with no JavaScript running
- * — after the garbage collector found the ArrayBuffer unreachable, at the next library call on the context (or
- * JSGarbageCollect), or at the latest inside the last JSGlobalContextRelease of the context — and at once, inside
- * the call, if the call fails. The host must keep the memory valid until then. NoCopy memory must be aligned to the
- * element size and a whole number of elements long (else RangeError).
+ * writes it directly. Their deallocator runs exactly once, when no realm can reach the memory any more, and the host
+ * must keep the memory valid until then. A NoCopy buffer that never left its context is deallocated on the context's
+ * owner thread, with no JavaScript running: after the garbage collector found the ArrayBuffer unreachable, at the
+ * next library call on the context (or JSGarbageCollect), or at the latest inside the last JSGlobalContextRelease of
+ * the context; at once, inside the call, if the call fails. NoCopy memory must be aligned to the element size and a
+ * whole number of elements long (else RangeError).
  *
- * Not yet supported: transferring a NoCopy buffer. A transfer moves the memory to the receiver without a copy, and
- * the deallocator does not follow it yet, so it could run while the receiver still uses the memory.
- * ZJSWorkerPostMessageWithTransfer refuses a NoCopy buffer in its transfer list (DataCloneError); post it without
- * a transfer list and the receiver gets a copy. Scripts are not stopped yet: a host must not let JavaScript put a
- * NoCopy buffer in the transfer list of postMessage or structuredClone.
+ * Transfer: a NoCopy buffer in the transfer list of ZJSWorkerPostMessageWithTransfer, or of a script's postMessage
+ * or structuredClone, moves to the receiver without a copy, and the memory's ownership goes with it (it is reference
+ * counted: the sender's detached buffer gives its reference up at once, the message holds one until it is delivered
+ * or dropped, and the receiver's new ArrayBuffer holds one, which it can transfer on). The deallocator of a buffer
+ * that was transferred runs on whichever thread gives up the last reference: a worker's thread, the thread that
+ * releases a worker or context with the message undelivered, or a library-internal thread after the collector found
+ * the last ArrayBuffer unreachable (at the latest after the last realm holding it was released and a collection
+ * ran). It must therefore be thread-safe and must not block or call into the library.
  */
 
 /*!
@@ -1180,7 +1184,8 @@ typedef enum {
 /*!
 @typedef JSTypedArrayBytesDeallocator
 @abstract Gives back the memory of a NoCopy buffer: bytes as passed to the NoCopy function, and its
- deallocatorContext. Runs exactly once, on the owner thread of the buffer's context (see above).
+ deallocatorContext. Runs exactly once: on the owner thread of the buffer's context, or, once the buffer was
+ transferred, on whichever thread gives up the last reference (see above).
 */
 typedef void (*JSTypedArrayBytesDeallocator)(void *bytes, void *deallocatorContext);
 
@@ -1271,6 +1276,69 @@ JSWORKER_EXPORT void *JSObjectGetArrayBufferBytesPtr(JSContextRef ctx, JSObjectR
 
 /*! @function @abstract Returns an ArrayBuffer's length in bytes (0 if detached; 0 and a TypeError for a wrong kind). */
 JSWORKER_EXPORT size_t JSObjectGetArrayBufferByteLength(JSContextRef ctx, JSObjectRef object, JSValueRef *exception);
+
+/* --- memory shared with C ---------------------------------------------------------------------
+ * A SharedArrayBuffer's bytes are the same memory in every realm it is posted to (JSWorkerPostMessage shares it, it
+ * is never copied or transferred): a C thread uses them with C11 atomics while workers use Atomics, and
+ * ZJSAtomicsNotify wakes the workers waiting in Atomics.wait. The memory is 8-byte aligned, so an Int32Array or
+ * BigInt64Array element is an atomic int32_t / int64_t for C at base + byteOffset + 4*i (or 8*i).
+ */
+
+/*!
+@function
+@abstract Creates a SharedArrayBuffer of zeroed library memory (jsworker extension).
+@param ctx The context.
+@param byteLength Its length in bytes.
+@param exception As usual; a RangeError for a length beyond the limit.
+@result The SharedArrayBuffer, or NULL. Its bytes (ZJSSharedArrayBufferGetBytesPtr) stay valid and in place while
+ any realm or message holds the buffer.
+*/
+JSWORKER_EXPORT JSObjectRef ZJSSharedArrayBufferCreate(JSContextRef ctx, size_t byteLength, JSValueRef *exception);
+
+/*!
+@function
+@abstract Creates a SharedArrayBuffer over the host's memory, without a copy (jsworker extension).
+@param ctx The context.
+@param bytes The memory, 8-byte aligned (RangeError otherwise); NULL only with a byteLength of 0.
+@param byteLength Its length in bytes.
+@param bytesDeallocator Gives the memory back, exactly once, when no realm and no message holds the buffer any more
+ — on whichever thread drops the last reference (the collector's, after the last realm's buffer became unreachable
+ or its realm was released): it must be thread-safe and must not call the library. At once, inside the call, if the
+ call fails. NULL: none.
+@param deallocatorContext Passed to bytesDeallocator.
+@param exception As usual.
+@result The SharedArrayBuffer, or NULL (bytesDeallocator has then run).
+*/
+JSWORKER_EXPORT JSObjectRef ZJSSharedArrayBufferCreateWithBytesNoCopy(JSContextRef ctx, void *bytes, size_t byteLength,
+                                                                      JSTypedArrayBytesDeallocator bytesDeallocator,
+                                                                      void *deallocatorContext,
+                                                                      JSValueRef *exception);
+
+/*!
+@function
+@abstract Returns the address of a SharedArrayBuffer's bytes (jsworker extension).
+@param ctx The context.
+@param buffer A SharedArrayBuffer (anything else: NULL and a TypeError).
+@param byteLength If not NULL, receives its length in bytes (0 on failure).
+@param exception As usual.
+@result The address, valid while the buffer is held.
+*/
+JSWORKER_EXPORT void *ZJSSharedArrayBufferGetBytesPtr(JSContextRef ctx, JSObjectRef buffer, size_t *byteLength,
+                                                     JSValueRef *exception);
+
+/*!
+@function
+@abstract Wakes workers blocked in Atomics.wait (or waiting in Atomics.waitAsync) on the shared element at an address
+ (jsworker extension).
+@param address The address of an Int32Array or BigInt64Array element of a SharedArrayBuffer's bytes.
+@param count How many waiters to wake, oldest first; SIZE_MAX for all.
+@result How many woke (0 for an address in no SharedArrayBuffer).
+@discussion Callable from any thread, with no context: the producer side of a ring buffer between a C thread and a
+ worker. As with Atomics.notify, store the new value (with release semantics) before notifying.
+*/
+JSWORKER_EXPORT size_t ZJSAtomicsNotify(void *address, size_t count);
+
+/* --- end of memory shared with C ----------------------------------------------------------------------------- */
 
 /* ---------------------------------------------------------------------------------------------------------------
  * Promises, symbols, property keys, prototypes, dates, regular expressions, functions from source, BigInts.
@@ -1509,6 +1577,77 @@ typedef struct ZJSErrorInfo {
 */
 typedef void (*ZJSWorkerErrorCallback)(JSWorkerRef worker, const ZJSErrorInfo *error, void *userData);
 
+/* --- worker setup and console callbacks ---------------------------------------------- */
+
+/*!
+@typedef ZJSWorkerSetupCallback
+@abstract Prepares a worker's realm before its script runs: installs host functions (JSObjectMakeFunctionWithCallback),
+ classes and values in it (jsworker extension).
+@param workerContext The worker's context. Use it with the whole context/value/object API during the callback and
+ later inside host functions and class callbacks called on the worker's behalf, never elsewhere: its owner is the
+ worker, not an OS thread (a goroutine worker may run on a different thread at each callback), and any other thread
+ is refused. It lives as long as the worker: JSGlobalContextRelease does nothing to it, and when the worker ends the
+ finalizers and NoCopy deallocators of its objects run on the worker's thread and its handles become stale.
+@param userData The pointer given with the callback.
+@param exception Store an exception here and return false to fail the worker's creation.
+@result true to let the worker run its script; false fails it: ZJSWorkerCreateWithOptions returns NULL with the
+ exception's text in errorMessage, a worker created from JavaScript ends before its first statement with an
+ 'error' event (a web Worker or a worker_threads Worker alike).
+@discussion Thread: runs on the worker's thread, while the creating call waits (ZJSWorkerCreateWithOptions and
+ JSWorkerCreate return once it ran). Host functions it installs also run on the worker's thread, concurrently with
+ the host's own threads: they must be thread-safe and must not use the host's own handles (contexts, values,
+ workers of other threads); one rule for all of them: a handle is used only by its owner.
+*/
+typedef bool (*ZJSWorkerSetupCallback)(JSGlobalContextRef workerContext, void *userData, JSValueRef *exception);
+
+/*!
+@enum ZJSConsoleLevel
+@abstract The console method a line comes from: console.log, info, warn, error, debug.
+*/
+typedef enum {
+    kZJSConsoleLevelLog = 0,
+    kZJSConsoleLevelInfo = 1,
+    kZJSConsoleLevelWarn = 2,
+    kZJSConsoleLevelError = 3,
+    kZJSConsoleLevelDebug = 4
+} ZJSConsoleLevel;
+
+/*!
+@typedef ZJSConsoleCallback
+@abstract Receives a context's console output instead of stdout/stderr (jsworker extension).
+@param ctx The context whose script printed (a worker's context for a worker's console).
+@param level The console method.
+@param message The line exactly as the console would print it: UTF-8, without its trailing newline, NUL-terminated;
+ valid only during the call.
+@param length The message's length in bytes, without the NUL.
+@param userData The pointer given with the callback.
+@discussion Thread: the context's thread (the worker's, for a worker). It may use ctx as a setup callback may.
+*/
+typedef void (*ZJSConsoleCallback)(JSContextRef ctx, ZJSConsoleLevel level, const char *message, size_t length,
+                                   void *userData);
+
+/*!
+@function
+@abstract Sets the process-wide worker setup (jsworker extension).
+@param callback Runs for every worker created afterwards whose creator gave no setup of its own: workers created from
+ JavaScript (new Worker, worker_threads, nested workers) and C-created workers whose options have no setup. NULL
+ removes it.
+@param userData Passed to callback.
+@discussion May be called from any thread. Workers already created are not affected.
+*/
+JSWORKER_EXPORT void ZJSSetWorkerSetupCallback(ZJSWorkerSetupCallback callback, void *userData);
+
+/*!
+@function
+@abstract Sends a context's console output to a callback instead of stdout/stderr (jsworker extension).
+@param ctx A context of the calling thread, or a worker's context inside a callback on its behalf.
+@param callback The callback; NULL restores stdout/stderr.
+@param userData Passed to callback.
+*/
+JSWORKER_EXPORT void ZJSContextSetConsoleCallback(JSContextRef ctx, ZJSConsoleCallback callback, void *userData);
+
+/* --- end of worker setup and console callbacks ---------------------------------------------------------------------- */
+
 /*!
 @struct ZJSChannelLimits
 @abstract Limits of one message queue. In ZJSWorkerOptions a field left 0 takes its default
@@ -1553,6 +1692,12 @@ typedef struct ZJSChannelLimits {
 @field executionTimeLimit Seconds each task of the worker may run (its script, each message delivery, each timer
  callback); a task that runs longer ends the worker, reported to the error callback as kZJSErrorTimeLimit. 0 (and
  hosts built against an older header): no limit.
+@field setup Runs on the worker's thread before its script (ZJSWorkerSetupCallback); the creation waits for it and
+ fails if it returns false. NULL: the process-wide setup (ZJSSetWorkerSetupCallback), if any.
+@field setupUserData Passed to setup.
+@field consoleCallback Receives the worker's console output, with the worker's context, instead of stdout/stderr
+ (ZJSConsoleCallback), from its first statement on. NULL: stdout/stderr.
+@field consoleUserData Passed to consoleCallback.
 */
 typedef struct ZJSWorkerOptions {
     size_t size;
@@ -1567,6 +1712,10 @@ typedef struct ZJSWorkerOptions {
     void *errorUserData;
     bool waitForDebugger;
     double executionTimeLimit;
+    ZJSWorkerSetupCallback setup;
+    void *setupUserData;
+    ZJSConsoleCallback consoleCallback;
+    void *consoleUserData;
 } ZJSWorkerOptions;
 
 /*!
@@ -1718,8 +1867,8 @@ JSWORKER_EXPORT bool JSWorkerPostMessage(JSWorkerRef worker, JSContextRef ctx, J
 @param ctx The context of value and of the transfer list.
 @param value The value to send.
 @param transferCount The number of values in transfer.
-@param transfer The objects to transfer rather than copy (ArrayBuffers; not NoCopy ones, which are refused with a
- DataCloneError), or NULL if transferCount is 0.
+@param transfer The objects to transfer rather than copy (ArrayBuffers, NoCopy ones included: they reach the worker
+ without a copy and their deallocator follows them), or NULL if transferCount is 0.
 @param exception As for JSWorkerPostMessage.
 @result As for JSWorkerPostMessage. A transfer list the structured clone of this version cannot honour fails with a
  DataCloneError.

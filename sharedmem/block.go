@@ -39,7 +39,9 @@ type Block struct {
 	length atomic.Int64 // current byte length; only grows
 	max    int          // maximum byte length (== the initial length when not growable)
 	grows  bool
-	mem    []byte // len(mem) == max, cap(mem) == allocation (a multiple of 8); nil once freed
+	mem    []byte  // len(mem) == max, cap(mem) == allocation (a multiple of 8); nil once freed
+	start  uintptr // the memory's address, fixed at creation (NotifyAddress reads it without a lock)
+	free   func()  // gives external memory back after the last Release (external.go); nil for Go memory
 
 	// Atomics.wait and waitAsync: FIFO waiter lists keyed by byte index.
 	wmu     sync.Mutex
@@ -77,6 +79,7 @@ func NewBlock(byteLength int, maxByteLength int) (*Block, error) {
 		return nil, err
 	}
 	b := &Block{max: size, grows: maxByteLength >= 0, mem: mem}
+	b.start = b.base()
 	b.refs.Store(1)
 	b.length.Store(int64(byteLength))
 	liveBlocks.Add(1)
@@ -121,11 +124,17 @@ func (b *Block) Release() {
 		blockByBaseMu.Lock()
 		delete(blockByBase, b.base())
 		blockByBaseMu.Unlock()
+		lastNotified.CompareAndSwap(b, nil)
 		b.wmu.Lock()
 		b.mem = nil
 		b.waiters = nil
+		free := b.free
+		b.free = nil
 		b.wmu.Unlock()
 		liveBlocks.Add(-1)
+		if free != nil {
+			free()
+		}
 	default:
 		panic("sharedmem: Release of a released Block")
 	}

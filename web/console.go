@@ -8,27 +8,28 @@ import (
 )
 
 // installConsole defines the realm's console (package web/console: Node's console and util.inspect formatting).
-// Output goes to c.ConsoleWrite if set, else log/info/debug to c.Stdout and warn/error to c.Stderr, one message
-// and a newline per write; every call is also passed to c.Console, if set, with its method and arguments.
+// Each message is offered to c.ConsoleWrite first, if set; unless it takes it, log/info/debug go to c.Stdout and
+// warn/error to c.Stderr, one message and a newline per write. Every call is also passed to c.Console, if set,
+// with its method and arguments.
 func installConsole(rt *goja.Runtime, g *goja.Object, c Config) error {
-	write := c.ConsoleWrite
-	if write == nil {
-		stdout, stderr := c.Stdout, c.Stderr
-		if stdout == nil {
-			stdout = os.Stdout
+	stdout, stderr := c.Stdout, c.Stderr
+	if stdout == nil {
+		stdout = os.Stdout
+	}
+	if stderr == nil {
+		stderr = os.Stderr
+	}
+	write := func(level console.Level, text string) {
+		if c.ConsoleWrite != nil && c.ConsoleWrite(level.String(), text) {
+			return // the host took the line
 		}
-		if stderr == nil {
-			stderr = os.Stderr
+		out := stdout
+		if level == console.LevelWarn || level == console.LevelError {
+			out = stderr
 		}
-		write = func(level console.Level, text string) {
-			out := stdout
-			if level == console.LevelWarn || level == console.LevelError {
-				out = stderr
-			}
-			b := make([]byte, 0, len(text)+1)
-			b = append(append(b, text...), '\n')
-			_, _ = out.Write(b)
-		}
+		b := make([]byte, 0, len(text)+1)
+		b = append(append(b, text...), '\n')
+		_, _ = out.Write(b)
 	}
 	var observe func(string, []goja.Value)
 	if c.Console != nil {

@@ -14,12 +14,16 @@ import (
 
 // Config says where a realm's standard globals send their output and how they reach the realm's owner.
 type Config struct {
-	Stdout, Stderr io.Writer                              // console output; nil: os.Stdout, os.Stderr
-	ConsoleWrite   func(level console.Level, text string) // if not nil, receives console output instead of Stdout/Stderr
-	TimeOrigin     time.Time                              // performance.now() counts from here
-	Report         func(goja.Value)                       // receives what a queueMicrotask callback throws
-	Console        func(level string, args []goja.Value)  // observes console calls before they print; may be nil
-	Shared         sharedmem.RealmOptions                 // how Atomics may block and settle waitAsync
+	Stdout, Stderr io.Writer                             // console output; nil: os.Stdout, os.Stderr
+	TimeOrigin     time.Time                             // performance.now() counts from here
+	Report         func(goja.Value)                      // receives what a queueMicrotask callback throws
+	Console        func(level string, args []goja.Value) // observes console calls before they print; may be nil
+	Shared         sharedmem.RealmOptions                // how Atomics may block and settle waitAsync
+
+	// ConsoleWrite, if not nil, is offered every line the console prints, first: level is "log", "info",
+	// "debug", "warn" or "error" and line is exactly what would be written, without its trailing newline. When it
+	// returns true the line is not written to Stdout or Stderr. It runs on the realm's goroutine.
+	ConsoleWrite func(level, line string) bool
 }
 
 // Install defines the standard globals every realm has, worker or host: console, performance, queueMicrotask,

@@ -205,6 +205,9 @@ class Marshal:
                 out.append(self.to_python(item, depth + 1))
             return out
         if kind == "bytes":
+            b = self._read_bytes(v)
+            if b is not None:
+                return b
             return self.text(self.call_helper("toLatin1", v)).encode("latin-1")
         if kind == "date":
             ms = lib.JSValueToNumber(ctx, v, None)
@@ -215,6 +218,34 @@ class Marshal:
             return Opaque("function", self.text(v))
         keys = self.to_python(self.call_helper("keys", v), depth + 1)
         return {k: self.to_python(self._get(v, k), depth + 1) for k in keys}
+
+    def _read_bytes(self, v):
+        """The bytes of an ArrayBuffer, SharedArrayBuffer or typed array, copied once from their memory; None for a
+        DataView or without JSTypedArray.h (the caller falls back to the Latin-1 helper)."""
+        if not _lib.has_bytes:
+            return None
+        ctx = self.ctx
+        t = lib.JSValueGetTypedArrayType(ctx, v, None)
+        if t == _lib.kJSTypedArrayTypeArrayBuffer:
+            p, n = lib.JSObjectGetArrayBufferBytesPtr(ctx, v, None), lib.JSObjectGetArrayBufferByteLength(ctx, v, None)
+        elif t == _lib.kJSTypedArrayTypeNone:
+            return None
+        else:
+            p = lib.JSObjectGetTypedArrayBytesPtr(ctx, v, None)
+            n = lib.JSObjectGetTypedArrayByteLength(ctx, v, None)
+            if p:
+                p += lib.JSObjectGetTypedArrayByteOffset(ctx, v, None)
+        return ctypes.string_at(p, n) if p and n else b""
+
+    def _make_bytes(self, x):
+        """A new Uint8Array holding a copy of x (one memmove), as the Latin-1 helper makes."""
+        data = bytes(x) if not isinstance(x, bytes) else x
+        exc = Exc()
+        ta = lib.JSObjectMakeTypedArray(self.ctx, _lib.kJSTypedArrayTypeUint8Array, len(data), exc.ref)
+        self.check(exc)
+        if data:
+            ctypes.memmove(lib.JSObjectGetTypedArrayBytesPtr(self.ctx, ta, None), data, len(data))
+        return ta
 
     def text(self, v):
         """The string form of v (ToString)."""
@@ -242,6 +273,8 @@ class Marshal:
         if isinstance(x, str):
             return self.string(x)
         if isinstance(x, (bytes, bytearray, memoryview)):
+            if _lib.has_bytes:
+                return self._make_bytes(x)
             return self.call_helper("fromLatin1", self.string(bytes(x).decode("latin-1")))
         if isinstance(x, datetime.datetime):
             if x.tzinfo is None:

@@ -46,11 +46,22 @@ class ZJSErrorInfo(ctypes.Structure):
 ZJSWorkerErrorCallback = ctypes.CFUNCTYPE(None, Handle, ctypes.POINTER(ZJSErrorInfo), ctypes.c_void_p)
 
 
+# Worker setup and console callbacks, and host functions (issue 15).
+ZJSWorkerSetupCallback = ctypes.CFUNCTYPE(ctypes.c_bool, Handle, ctypes.c_void_p, JSValueRefPtr)
+ZJSConsoleCallback = ctypes.CFUNCTYPE(None, Handle, ctypes.c_int, ctypes.POINTER(ctypes.c_char), ctypes.c_size_t,
+                                      ctypes.c_void_p)
+JSObjectCallAsFunctionCallback = ctypes.CFUNCTYPE(JSValueRef, Handle, JSValueRef, JSValueRef, ctypes.c_size_t,
+                                                  ctypes.POINTER(JSValueRef), JSValueRefPtr)
+
+
 class ZJSWorkerOptions(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t), ("inbox", ZJSChannelLimits), ("outbox", ZJSChannelLimits),
                 ("name", ctypes.c_char_p), ("filename", ctypes.c_char_p), ("maxCallStackSize", ctypes.c_size_t),
                 ("dedicatedThread", ctypes.c_bool), ("inspectable", ctypes.c_bool),
-                ("errorCallback", ZJSWorkerErrorCallback), ("errorUserData", ctypes.c_void_p)]
+                ("errorCallback", ZJSWorkerErrorCallback), ("errorUserData", ctypes.c_void_p),
+                ("waitForDebugger", ctypes.c_bool),
+                ("setup", ZJSWorkerSetupCallback), ("setupUserData", ctypes.c_void_p),
+                ("consoleCallback", ZJSConsoleCallback), ("consoleUserData", ctypes.c_void_p)]
 
 
 class ZJSInspectorTargetInfo(ctypes.Structure):
@@ -106,6 +117,7 @@ _PROTOTYPES = {
     "JSObjectMakeArray": (_V, [_H, _Z, ctypes.POINTER(_V), _E]),
     "JSObjectGetProperty": (_V, [_H, _V, _H, _E]),
     "JSObjectSetProperty": (None, [_H, _V, _H, _V, _U, _E]),
+    "JSObjectMakeFunctionWithCallback": (_V, [_H, _H, JSObjectCallAsFunctionCallback]),
     "JSObjectHasProperty": (_B, [_H, _V, _H]),
     "JSObjectDeleteProperty": (_B, [_H, _V, _H, _E]),
     "JSObjectGetPropertyAtIndex": (_V, [_H, _V, _U, _E]),
@@ -181,6 +193,24 @@ lib, path = _load()
 for _name, (_res, _args) in _PROTOTYPES.items():
     _f = getattr(lib, _name)
     _f.restype, _f.argtypes = _res, _args
+# JSTypedArray.h (issue 15): bytes convert through the buffers' memory when the library has it.
+_BYTES_PROTOTYPES = {
+    "JSObjectMakeTypedArray": (_V, [_H, _I, _Z, _E]),
+    "JSObjectGetTypedArrayBytesPtr": (ctypes.c_void_p, [_H, _V, _E]),
+    "JSObjectGetTypedArrayByteOffset": (_Z, [_H, _V, _E]),
+    "JSObjectGetTypedArrayByteLength": (_Z, [_H, _V, _E]),
+    "JSObjectGetTypedArrayBuffer": (_V, [_H, _V, _E]),
+    "JSObjectGetArrayBufferBytesPtr": (ctypes.c_void_p, [_H, _V, _E]),
+    "JSObjectGetArrayBufferByteLength": (_Z, [_H, _V, _E]),
+    "JSValueGetTypedArrayType": (_I, [_H, _V, _E]),
+}
+has_bytes = all(hasattr(lib, n) for n in _BYTES_PROTOTYPES)
+if has_bytes:
+    for _name, (_res, _args) in _BYTES_PROTOTYPES.items():
+        _f = getattr(lib, _name)
+        _f.restype, _f.argtypes = _res, _args
+kJSTypedArrayTypeUint8Array, kJSTypedArrayTypeArrayBuffer, kJSTypedArrayTypeNone = 3, 9, 10
+
 has_modules = all(hasattr(lib, n) for n in _OPTIONAL_PROTOTYPES)
 if has_modules:
     for _name, (_res, _args) in _OPTIONAL_PROTOTYPES.items():

@@ -11,6 +11,7 @@ from ._convert import Exc, make_string, take_string
 from ._lib import lib
 from .context import Context, _Scope
 from .errors import Error, JSError, WorkerClosedError
+from .natives import Natives
 
 Limits = collections.namedtuple("Limits", "max_message_bytes max_queued_bytes max_queued_messages")
 Limits.__doc__ = """Limits of one message queue; 0 fields take the defaults (64 MiB, 256 MiB, 1024 messages)."""
@@ -102,10 +103,18 @@ class Worker(_owner.Owned):
     _kind = "worker"
 
     def __init__(self, source, *, name=None, filename=None, inspectable=False, dedicated_thread=False,
-                 max_call_stack_size=0, inbox=None, outbox=None, on_error=None, context=None):
+                 max_call_stack_size=0, inbox=None, outbox=None, on_error=None, context=None, natives=None,
+                 console=None):
         self._setup(context, on_error)
         opts = _options(name, filename, inspectable, dedicated_thread, max_call_stack_size, inbox, outbox,
                         self._callbacks[0])
+        if natives or console is not None:  # natives.py: Python callables inside the worker, its console to Python
+            n = Natives(natives, console)
+            self._callbacks.append(n)
+            if n.setup is not None:
+                opts.setup = n.setup
+            if n.console is not None:
+                opts.consoleCallback = n.console
         src = make_string(source)
         why = ctypes.c_void_p()
         try:

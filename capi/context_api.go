@@ -160,7 +160,7 @@ func JSEvaluateScript(ctx, script, thisObject, sourceURL uintptr, startingLineNu
 	if c.host != nil {
 		v, err = c.host.RunScript(name, src) // instrumented while inspectable
 	} else {
-		v, err = c.rt.RunScript(name, src) // a worker's context (workerctx.go), inside a callback on its thread
+		v, err = runGuarded(c.rt, name, src) // a worker's context (workerctx.go), inside a callback on its thread
 	}
 	// Deliver the answers of awaitPromise evaluations that settled in the script's microtasks. A callback may
 	// release the context; then no value can be made in it any more.
@@ -206,4 +206,14 @@ func JSGarbageCollect(ctx uintptr) {
 	if c, err := getContext("JSGarbageCollect", ctx, gettid()); err == nil {
 		c.runDeaths() // what the collection found, as far as its cleanups have reported yet
 	}
+}
+
+// runGuarded runs src as a script with its functions guarded against stack overflow (core.CompileScript); a
+// syntax error is reported as goja's RunScript reports it.
+func runGuarded(rt *goja.Runtime, name, src string) (goja.Value, error) {
+	prg, err := core.CompileScript(name, src, false)
+	if err != nil {
+		return rt.RunScript(name, src)
+	}
+	return rt.RunProgram(prg)
 }

@@ -20,7 +20,11 @@ import (
 // then fails with an exception whose message says the script was terminated.
 
 // call runs f as an entry into the context's JavaScript: ZJSContextTerminateExecution and the time limit stop it.
+// A worker's context (workerctx.go) has no HostRealm: the worker's own Terminate and time limit stop it.
 func (c *context) call(f goja.Callable, this goja.Value, args ...goja.Value) (v goja.Value, err error) {
+	if c.host == nil {
+		return f(this, args...)
+	}
 	err = c.host.Enter(func() error {
 		v, err = f(this, args...)
 		return err
@@ -54,8 +58,8 @@ func resolveAnyThread(_, _ string, h uintptr, want kind) (any, bool) {
 //export ZJSContextTerminateExecution
 func ZJSContextTerminateExecution(ctx uintptr) {
 	defer fence("ZJSContextTerminateExecution", 0, nil)
-	if o, ok := resolveAnyThread("ZJSContextTerminateExecution", "ctx", ctx, kindContext); ok {
-		o.(*context).host.TerminateExecution()
+	if o, ok := resolveAnyThread("ZJSContextTerminateExecution", "ctx", ctx, kindContext); ok && o.(*context).host != nil {
+		o.(*context).host.TerminateExecution() // a worker's context: ZJSWorkerRequestTermination stops its worker
 	}
 }
 
@@ -67,6 +71,9 @@ func ZJSContextSetExecutionTimeLimit(ctx uintptr, limitSeconds float64, callback
 		return
 	}
 	c := o.(*context)
+	if c.host == nil {
+		return // a worker's context: ZJSWorkerOptions.executionTimeLimit bounds its worker's tasks
+	}
 	d := secondsToDuration(limitSeconds)
 	if d <= 0 {
 		c.host.ClearExecutionTimeLimit()
@@ -85,7 +92,7 @@ func ZJSContextSetExecutionTimeLimit(ctx uintptr, limitSeconds float64, callback
 //export ZJSContextClearExecutionTimeLimit
 func ZJSContextClearExecutionTimeLimit(ctx uintptr) {
 	defer fence("ZJSContextClearExecutionTimeLimit", 0, nil)
-	if o, ok := resolveAnyThread("ZJSContextClearExecutionTimeLimit", "ctx", ctx, kindContext); ok {
+	if o, ok := resolveAnyThread("ZJSContextClearExecutionTimeLimit", "ctx", ctx, kindContext); ok && o.(*context).host != nil {
 		o.(*context).host.ClearExecutionTimeLimit()
 	}
 }

@@ -166,7 +166,11 @@ func (h *HostRealm) RunScript(name, src string) (v goja.Value, err error) {
 
 func (h *HostRealm) runScript(name, src string) (goja.Value, error) {
 	if !h.inspectable || h.dbg == nil {
-		return h.rt.RunScript(name, src)
+		prg, err := CompileScript(name, src, false) // functions guarded: catchable stack overflow
+		if err != nil {
+			return h.rt.RunScript(name, src) // a syntax error, reported as RunScript reports it
+		}
+		return h.rt.RunProgram(prg)
 	}
 	prg, err := h.dbg.Compile(name, src)
 	if err != nil {

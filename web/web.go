@@ -9,7 +9,6 @@ import (
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/sharedmem"
-	"github.com/jsworker/jsworker/web/console"
 )
 
 // Config says where a realm's standard globals send their output and how they reach the realm's owner.

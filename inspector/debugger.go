@@ -65,6 +65,7 @@ type Debugger struct {
 	quiet    bool                   // a breakpoint condition is being evaluated: never pause
 	written  []written              // the locals changed during the last pause
 	evalIn   goja.Callable          // (scopes innermost first, this, source): evaluation in a paused frame
+	ext                             // Profiler, blackboxing, continueToLocation (debugger_ext.go)
 }
 
 // NewDebugger returns the Debugger of a new inspectable target.
@@ -129,6 +130,9 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 // that ran off the end of the JavaScript stack does not carry over into the
 // next task (V8 resumes in that case).
 func (d *Debugger) TaskDone() {
+	if d.profiling() {
+		d.profileIdle()
+	}
 	if d.paused == nil {
 		// A stepOver or stepInto begun at a statement with an await that ran
 		// off its macrotask left the async function suspended there: the
@@ -146,7 +150,7 @@ func (d *Debugger) TaskDone() {
 // setOn turns the hooks on while some session has the domain enabled.
 func (d *Debugger) setOn() {
 	if d.hookObj != nil {
-		_ = d.rt.GlobalObject().Set(onName, len(d.sessions) > 0)
+		_ = d.rt.GlobalObject().Set(onName, len(d.sessions) > 0 || d.profiling())
 	}
 }
 
@@ -237,6 +241,7 @@ func (s *Session) debugger() *Debugger {
 // the target's thread.
 func (s *Session) detachDebugger() {
 	if d := s.debugger(); d != nil {
+		d.stopProfile(s)
 		d.detach(s)
 	}
 }

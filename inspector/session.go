@@ -51,6 +51,7 @@ type Session struct {
 	exceptionSeq int
 	tools        *realmTools   // the realm's builtins, once this session needed them
 	toolsRT      *goja.Runtime // the realm they came from, to release them
+	sessionExt                 // Profiler state and compiled scripts (session_ext.go); the target's thread only
 
 	wake    chan struct{} // one pending wake-up for Next waiters
 	ended   chan struct{} // closed when the state leaves stateOpen

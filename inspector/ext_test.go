@@ -280,3 +280,17 @@ func TestRuntime_Ext(t *testing.T) {
 		t.Errorf("runScript unknown: %v", e)
 	}
 }
+
+func TestFileURL(t *testing.T) {
+	for in, want := range map[string]string{
+		"/tmp/a b/x.js":       "file:///tmp/a%20b/x.js",
+		"/srv/app.js":         "file:///srv/app.js",
+		"file:///srv/app.mjs": "file:///srv/app.mjs",
+		"worker-3.js":         "worker-3.js",
+		"[worker eval]":       "[worker eval]",
+	} {
+		if got := fileURL(in); got != want {
+			t.Errorf("fileURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -13,10 +13,10 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
-	"github.com/jsworker/jsworker/node"
 	"github.com/jsworker/jsworker/inspector/devtools"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/workertargets"
+	"github.com/jsworker/jsworker/node"
 )
 
 // run is the whole command: argv is os.Args; it returns the exit code.
@@ -39,8 +39,9 @@ func run(argv []string, stdout, stderr io.Writer) int {
 
 	exe := executable(argv[0])
 	po := node.ProgramOptions{
-		Env:     os.Environ(),
-		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk},
+		Env: os.Environ(),
+		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk,
+			WaitForDisconnect: c.inspect},
 	}
 	switch c.verb {
 	case "run":

@@ -294,3 +294,14 @@ func TestFileURL(t *testing.T) {
 		}
 	}
 }
+
+// TestAbsentDomain: Network.* answers why, not -32601.
+func TestAbsentDomain(t *testing.T) {
+	s := newSyncTarget().attach()
+	defer s.Close()
+	next(t, s)
+	m := ask(t, s, 1, "Network.enable", "")
+	if field(m, "error", "code") != float64(codeServerError) || field(m, "error", "message") != absentDomains["Network"] {
+		t.Errorf("Network.enable = %v", m)
+	}
+}

@@ -101,7 +101,11 @@ func (s *Session) Dispatch(msg []byte) error {
 	var h handler
 	if errMsg == nil {
 		if h = handlers[cmd.method]; h == nil {
-			errMsg = encodeError(&cmd.id, codeMethodNotFound, "'"+cmd.method+"' wasn't found", "")
+			if why := absentDomain(cmd.method); why != "" {
+				errMsg = encodeError(&cmd.id, codeServerError, why, "")
+			} else {
+				errMsg = encodeError(&cmd.id, codeMethodNotFound, "'"+cmd.method+"' wasn't found", "")
+			}
 		}
 	}
 	s.mu.Lock()

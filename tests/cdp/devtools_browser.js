@@ -109,6 +109,21 @@ async function main() {
       await page.Input.dispatchKeyEvent({ type, key: k, code: k, windowsVirtualKeyCode: vk, nativeVirtualKeyCode: vk });
     }
   };
+  failShot = () => shot('failure');
+  const click = async (rect) => {
+    for (const type of ['mousePressed', 'mouseReleased']) {
+      await page.Input.dispatchMouseEvent({ type, x: rect.x, y: rect.y, button: 'left', clickCount: 1 });
+    }
+  };
+  const findRect = (pred) => page.Runtime.evaluate({ returnByValue: true, expression: `(() => {
+    const pred = ${pred};
+    const find = (n) => { if (n.shadowRoot) { const r = find(n.shadowRoot); if (r) return r; }
+      if (n.nodeType === 1 && pred(n) && n.getBoundingClientRect().width > 0) return n;
+      for (const c of n.children || []) { const r = find(c); if (r) return r; } return null; };
+    const el = find(document.body); if (!el) return null; const b = el.getBoundingClientRect();
+    return b.width > 0 ? { x: b.x + b.width / 2, y: b.y + b.height / 2 } : null;
+  })()` }).then((r) => r.result.value);
+  const resumeButton = () => findRect(`(n) => /^Resume script execution/.test(n.getAttribute('aria-label') || '')`);
   const pauses = () => events.filter((e) => e.method === 'Debugger.paused');
   const lastPause = () => pauses().at(-1).params;
 
@@ -154,33 +169,29 @@ async function main() {
   const bpCmd = await until('Debugger.setBreakpointByUrl', async () => sent.find((m) => m.method === 'Debugger.setBreakpointByUrl' && m.params.lineNumber === 9));
   await until('its answer', async () => answers[bpCmd.id]);
   assert.equal(answers[bpCmd.id].result.locations[0].lineNumber, 9);
-  await key('F8', 119);
+  await click(await until('the Resume button', resumeButton));
   await until('the breakpoint pause', async () => pauses().length >= 4);
   assert.equal(lastPause().callFrames[0].location.lineNumber, 9);
   assert.deepEqual(lastPause().hitBreakpoints, [answers[bpCmd.id].result.breakpointId]);
+  await until('Local scope with avg', async () => /avg\s*:?\s*2/.test(await deepText()));
   await shot('3-breakpoint');
   step('clicked line number 10: breakpoint set and hit');
 
-  // 5. The Console (Esc opens the drawer) evaluates in the paused frame.
-  await key('Escape', 27);
-  const focused = await until('the console prompt', async () => (await page.Runtime.evaluate({ returnByValue: true, expression: `(() => {
-    const find = (n) => { if (n.shadowRoot) { const r = find(n.shadowRoot); if (r) return r; }
-      if (n.classList && n.classList.contains('cm-content') && n.closest('#console-prompt, .console-prompt-editor-container')) return n;
-      for (const c of n.children || []) { const r = find(c); if (r) return r; } return null; };
-    const el = find(document.body); if (!el) return false; el.focus(); return true;
-  })()` })).result.value);
-  assert.ok(focused);
+  // 5. The Console tab evaluates in the paused frame.
+  await click(await until('the Console tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Console'`)));
+  await click(await until('the console prompt', () => findRect(`(n) => n.classList.contains('cm-content') && n.getAttribute('contenteditable') === 'true'`)));
   await page.Input.insertText({ text: 'avg * 100 + total' });
   await key('Enter', 13);
-  const evalCmd = await until('Debugger.evaluateOnCallFrame', async () => sent.find((m) => m.method === 'Debugger.evaluateOnCallFrame' && m.params.expression === 'avg * 100 + total'));
+  const evalCmd = await until('Debugger.evaluateOnCallFrame', async () => sent.find((m) => m.method === 'Debugger.evaluateOnCallFrame' && m.params.expression === 'avg * 100 + total' && !m.params.throwOnSideEffect));
   await until('its answer', async () => answers[evalCmd.id]);
   assert.equal(answers[evalCmd.id].result.result.value, 206);
   await until('the result in the Console', async () => (await deepText()).includes('206'));
   await shot('4-console');
   step('Console evaluated avg * 100 + total = 206 in the paused frame');
 
-  // 6. Resume: the program ends, jsworker waits for the debugger to disconnect.
-  await key('F8', 119);
+  // 6. Resume (from the Sources tab): the program ends, jsworker waits for the debugger to disconnect.
+  await click(await until('the Sources tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Sources'`)));
+  await click(await until('the Resume button', resumeButton));
   await until('Waiting for the debugger to disconnect...', async () => jsErr.includes('Waiting for the debugger to disconnect...'));
   assert.equal(stdout, 'avg 2\n');
   await shot('5-program-ended');
@@ -203,7 +214,9 @@ async function main() {
   step('the front end closed: jsworker exited 0');
 }
 
-main().then(() => { clearTimeout(timer); for (const c of children) c.kill(); console.log('PASS'); }, (err) => {
+let failShot = null;
+main().then(() => { clearTimeout(timer); for (const c of children) c.kill(); console.log('PASS'); }, async (err) => {
+  if (failShot) await failShot().catch(() => {});
   clearTimeout(timer);
   for (const c of children) c.kill();
   console.error('FAIL:', err && err.stack || err);

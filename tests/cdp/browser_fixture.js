@@ -10,3 +10,16 @@ function sum(items) {
   return avg;
 }
 console.log('avg', sum([1, 2, 3]));
+function busy(ms) { // what the CPU profile of devtools_browser.js records (called from there after the program's end)
+  const end = Date.now() + ms;
+  let n = 0;
+  while (Date.now() < end) {
+    n += spin(200);
+  }
+  return n;
+}
+function spin(k) {
+  let s = 0;
+  for (let i = 0; i < k; i++) s += i % 7;
+  return s;
+}

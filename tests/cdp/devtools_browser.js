@@ -59,9 +59,12 @@ async function main() {
   const proxy = new WebSocket.Server({ host: '127.0.0.1', port: 0 });
   await new Promise((r) => proxy.on('listening', r));
   let front = null;
+  let upstream = null;
+  const injected = {};
   proxy.on('connection', (client) => {
     front = client;
     const up = new WebSocket(wsURL, { perMessageDeflate: false });
+    upstream = up;
     const queue = [];
     up.on('open', () => { for (const m of queue) up.send(m); queue.length = 0; });
     client.on('message', (data) => {
@@ -71,6 +74,7 @@ async function main() {
     });
     up.on('message', (data) => {
       const m = JSON.parse(data.toString());
+      if (m.id >= 1e9) { injected[m.id] = m; return; } // the test's own commands, not the front end's
       if (m.id !== undefined) answers[m.id] = m; else events.push(m);
       client.send(data.toString());
     });
@@ -196,6 +200,22 @@ async function main() {
   assert.equal(stdout, 'avg 2\n');
   await shot('5-program-ended');
   step('the program ended; jsworker waits for the debugger to disconnect');
+
+  // 7. The Performance panel records a CPU profile while the program's busy() runs (started here, as from a
+  // terminal: the program has ended and its realm stays inspectable).
+  await click(await until('the Performance tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Performance'`)));
+  await click(await until('the Record button', () => findRect(`(n) => /^Record/.test(n.getAttribute('aria-label') || '') && n.tagName !== 'DIV'`)));
+  await until('Profiler.start', async () => sent.find((m) => m.method === 'Profiler.start' && answers[m.id]));
+  upstream.send(JSON.stringify({ id: 1e9, method: 'Runtime.evaluate', params: { expression: 'busy(400)' } }));
+  await until('busy() to return', async () => injected[1e9]);
+  await click(await until('the Stop button', () => findRect(`(n) => /^Stop/.test(n.getAttribute('aria-label') || '') && n.getAttribute('role') !== 'tab'`)));
+  const stop = await until('Profiler.stop answered', async () => sent.find((m) => m.method === 'Profiler.stop' && answers[m.id]));
+  const profile = answers[stop.id].result.profile;
+  const names = new Set(profile.nodes.map((n) => n.callFrame.functionName));
+  assert.ok(names.has('busy') && names.has('spin'), 'profile nodes: ' + [...names]);
+  await until('the profile shown', async () => { const t = await deepText(); return !/Processing|Loading/.test(t) && /Summary|Bottom-up|Call tree/.test(t); }, 30_000);
+  await shot('6-cpu-profile');
+  step('Performance panel recorded a CPU profile: ' + profile.samples.length + ' samples, functions ' + [...names].filter(Boolean).join(', '));
 
   // Every command answered.
   const unanswered = sent.filter((m) => answers[m.id] && answers[m.id].error && answers[m.id].error.code === -32601);

@@ -107,6 +107,10 @@ async function main() {
   const shot = async (name) => {
     const { data } = await page.Page.captureScreenshot({ format: 'png' });
     fs.writeFileSync(path.join(shots, name + '.png'), Buffer.from(data, 'base64'));
+    // A small copy, the size docs/inspector.md shows (docs/images/devtools-*.jpg are these).
+    const small = await page.Page.captureScreenshot({ format: 'jpeg', quality: 70,
+      clip: { x: 0, y: 0, width: 1280, height: 800, scale: 0.625 } });
+    fs.writeFileSync(path.join(shots, name + '.jpg'), Buffer.from(small.data, 'base64'));
   };
   const key = async (k, vk) => {
     for (const type of ['rawKeyDown', 'keyUp']) {

@@ -175,6 +175,8 @@ vet:
 	$(GO) vet ./...
 
 gotest:
+	@command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || command -v google-chrome >/dev/null 2>&1 || \
+		echo "gotest: Chromium not found: the real-browser DevTools test (tests/cdp TestDevToolsFrontEnd) will be skipped (apt-get install chromium)"
 	$(GO) test -race -short -count=1 ./...
 
 ctest: build ctest-build

@@ -1,6 +1,8 @@
 package core
 
 import (
+	"io"
+	"os"
 	"strconv"
 	"sync"
 
@@ -67,6 +69,27 @@ func (w *Worker) waitForDebugger() {
 	if w.opts.WaitForDebugger {
 		workerTarget{w}.ServePaused(func() bool { return w.debuggerReleased })
 	}
+}
+
+// waitForDisconnect is Options.WaitForDisconnect, once the loop ended.
+func (w *Worker) waitForDisconnect() {
+	if !w.opts.WaitForDisconnect || w.isTerminating() || !w.hasInspectorSessions() {
+		return
+	}
+	var out io.Writer = os.Stderr
+	if w.opts.Stderr != nil {
+		out = w.opts.Stderr
+	}
+	_, _ = io.WriteString(out, "Waiting for the debugger to disconnect...\n")
+	// A detach (DetachInspectorSession) queues the session's Close on the
+	// loop, which wakes this wait.
+	workerTarget{w}.ServePaused(func() bool { return !w.hasInspectorSessions() })
+}
+
+func (w *Worker) hasInspectorSessions() bool {
+	w.insp.mu.Lock()
+	defer w.insp.mu.Unlock()
+	return len(w.insp.list) > 0
 }
 
 func (t workerTarget) Context() inspector.ContextInfo {

@@ -302,17 +302,17 @@ func TestSpawnModule_Inspector(t *testing.T) {
 		}
 		ids[p["url"].(string)] = p["scriptId"].(string)
 	}
-	if ids["/app/main.js"] == "" || ids["/app/dep.js"] == "" {
-		t.Fatalf("scriptParsed named %v, want /app/main.js and /app/dep.js", ids)
+	if ids["file:///app/main.js"] == "" || ids["file:///app/dep.js"] == "" {
+		t.Fatalf("scriptParsed named %v, want file:///app/main.js and file:///app/dep.js", ids)
 	}
 	cdp(t, d.s, response(100))
-	if src := d.ok("Debugger.getScriptSource", fmt.Sprintf(`{"scriptId":%q}`, ids["/app/main.js"]))["scriptSource"]; src != entry {
+	if src := d.ok("Debugger.getScriptSource", fmt.Sprintf(`{"scriptId":%q}`, ids["file:///app/main.js"]))["scriptSource"]; src != entry {
 		t.Fatalf("getScriptSource = %q, want the original source", src)
 	}
 	post(t, w, rt, 0)
 	p := d.paused()
 	frame := p["callFrames"].([]any)[0].(map[string]any)
-	if frame["url"] != "/app/main.js" || topLine(p) != 2 || frame["location"].(map[string]any)["scriptId"] != ids["/app/main.js"] {
+	if frame["url"] != "file:///app/main.js" || topLine(p) != 2 || frame["location"].(map[string]any)["scriptId"] != ids["file:///app/main.js"] {
 		t.Fatalf("paused at %v", frame)
 	}
 	d.ok("Debugger.resume", "")
@@ -334,7 +334,7 @@ func TestSpawnModule_InspectorBreakpointsAndStepping(t *testing.T) {
 	}, core.Options{Inspectable: true, WaitForDebugger: true})
 	d := attach(t, w)
 	d.ok("Debugger.enable", "")
-	bp := d.ok("Debugger.setBreakpointByUrl", `{"url":"/app/calc.ts","lineNumber":3}`)
+	bp := d.ok("Debugger.setBreakpointByUrl", `{"url":"file:///app/calc.ts","lineNumber":3}`)
 	if locs := bp["locations"].([]any); len(locs) != 0 {
 		t.Fatalf("the breakpoint resolved before its module loaded: %v", locs)
 	}
@@ -348,14 +348,14 @@ func TestSpawnModule_InspectorBreakpointsAndStepping(t *testing.T) {
 	if p := d.paused(); p["reason"] != "Break on start" {
 		t.Fatalf("first pause = %v", p["reason"])
 	}
-	entryBP := d.ok("Debugger.setBreakpointByUrl", `{"url":"/app/main.js","lineNumber":2}`)
+	entryBP := d.ok("Debugger.setBreakpointByUrl", `{"url":"file:///app/main.js","lineNumber":2}`)
 	if locs := entryBP["locations"].([]any); len(locs) != 1 || locs[0].(map[string]any)["columnNumber"] != float64(2) {
 		t.Fatalf("entry breakpoint locations = %v", locs)
 	}
 	d.ok("Debugger.resume", "")
 	post(t, w, rt, 21)
 	p := d.paused()
-	if f := p["callFrames"].([]any)[0].(map[string]any); f["url"] != "/app/main.js" || topLine(p) != 2 {
+	if f := p["callFrames"].([]any)[0].(map[string]any); f["url"] != "file:///app/main.js" || topLine(p) != 2 {
 		t.Fatalf("paused at %v", f)
 	}
 	var stops []string
@@ -370,12 +370,12 @@ func TestSpawnModule_InspectorBreakpointsAndStepping(t *testing.T) {
 			// original coordinates; the caller's frame is the entry's line.
 			caller := p["callFrames"].([]any)[1].(map[string]any)
 			if fmt.Sprint(p["hitBreakpoints"]) != fmt.Sprint([]any{bp["breakpointId"]}) ||
-				caller["url"] != "/app/main.js" || caller["location"].(map[string]any)["lineNumber"] != float64(2) {
+				caller["url"] != "file:///app/main.js" || caller["location"].(map[string]any)["lineNumber"] != float64(2) {
 				t.Fatalf("after stepInto: hit %v, frame %v, caller %v", p["hitBreakpoints"], f, caller)
 			}
 		}
 	}
-	if want := "[/app/calc.ts:3:2 /app/calc.ts:4:2 /app/main.js:3:2]"; fmt.Sprint(stops) != want {
+	if want := "[file:///app/calc.ts:3:2 file:///app/calc.ts:4:2 file:///app/main.js:3:2]"; fmt.Sprint(stops) != want {
 		t.Fatalf("stepped through %v, want %s", stops, want)
 	}
 	d.ok("Debugger.resume", "")

@@ -71,6 +71,14 @@ type Options struct {
 	// first statement (reason "Break on start").
 	WaitForDebugger bool
 
+	// WaitForDisconnect keeps a worker whose program ended — its loop ran
+	// out of work — alive while an inspector session is attached, as Node
+	// does: it prints "Waiting for the debugger to disconnect..." on Stderr
+	// and serves inspector commands (the realm stays inspectable: Console
+	// evaluations, object properties) until every session has detached or
+	// Terminate is called. `jsworker run --inspect` sets it.
+	WaitForDisconnect bool
+
 	// ImportMetaURL, if not nil, makes a module worker's import.meta.url
 	// from each module's resolved path (SpawnModule); nil keeps the resolved
 	// path itself. StartProgram and worker_threads pass modules.FileURL, so

@@ -394,6 +394,7 @@ func (w *Worker) run() {
 	}
 	w.state.CompareAndSwap(int32(StateStarting), int32(StateRunning))
 	w.loop()
+	w.waitForDisconnect()
 }
 
 // finish ends the worker: whatever is still queued for it is dropped, the

@@ -67,6 +67,7 @@ type Debugger struct {
 	written  []written              // the locals changed during the last pause
 	recs     []frameRec             // the last statement hook of each frame on the stack, by depth (callers.go)
 	evalIn   goja.Callable          // (scopes innermost first, this, source): evaluation in a paused frame
+	ext                             // Profiler, blackboxing, continueToLocation (debugger_ext.go)
 }
 
 // NewDebugger returns the Debugger of a new inspectable target.
@@ -137,6 +138,9 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 // that ran off the end of the JavaScript stack does not carry over into the
 // next task (V8 resumes in that case).
 func (d *Debugger) TaskDone() {
+	if d.profiling() {
+		d.profileIdle()
+	}
 	if d.paused == nil {
 		// A stepOver or stepInto begun at a statement with an await that ran
 		// off its macrotask left the async function suspended there: the
@@ -155,7 +159,7 @@ func (d *Debugger) TaskDone() {
 // setOn turns the hooks on while some session has the domain enabled.
 func (d *Debugger) setOn() {
 	if d.hookObj != nil {
-		_ = d.rt.GlobalObject().Set(onName, len(d.sessions) > 0)
+		_ = d.rt.GlobalObject().Set(onName, len(d.sessions) > 0 || d.profiling())
 	}
 }
 
@@ -247,6 +251,7 @@ func (s *Session) debugger() *Debugger {
 // the target's thread.
 func (s *Session) detachDebugger() {
 	if d := s.debugger(); d != nil {
+		d.stopProfile(s)
 		d.detach(s)
 	}
 }

@@ -40,7 +40,7 @@ func TestMethods_UnknownAnswered(t *testing.T) {
 			t.Errorf("%s is listed but answers -32601", m)
 		}
 	}
-	for i, m := range []string{"Runtime.compileScript", "Debugger.setInstrumentationBreakpoint", "Schema", "runtime.evaluate", "Runtime.evaluate.x"} {
+	for i, m := range []string{"Debugger.setInstrumentationBreakpoint", "Schema", "runtime.evaluate", "Runtime.evaluate.x"} {
 		dispatch(t, s, `{"id":%d,"method":%q}`, 100+i, m)
 		if code := field(answerTo(t, s, 100+i), "error", "code"); code != float64(codeMethodNotFound) {
 			t.Errorf("%s answered %v, want -32601", m, code)

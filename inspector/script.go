@@ -122,7 +122,7 @@ func (d *Debugger) Compile(url, source string) (*goja.Program, error) {
 		return nil, err
 	}
 	sc := d.newScript(url, source)
-	sc.url, sc.hasURL = sourceURL(source, url)
+	sc.url, sc.hasURL = sourceURL(source, sc.url)
 	return d.instrument(sc, prg, false, nil)
 }
 
@@ -131,7 +131,7 @@ func (d *Debugger) newScript(url, source string) *script {
 	sum := sha256.Sum256([]byte(source))
 	sc := &script{
 		id:     strconv.Itoa(len(d.scripts) + 1),
-		url:    url,
+		url:    fileURL(url),
 		file:   url,
 		source: source,
 		hash:   hex.EncodeToString(sum[:]),

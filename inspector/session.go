@@ -54,6 +54,7 @@ type Session struct {
 	exceptionSeq int
 	tools        *realmTools   // the realm's builtins, once this session needed them
 	toolsRT      *goja.Runtime // the realm they came from, to release them
+	sessionExt                 // Profiler state and compiled scripts (session_ext.go); the target's thread only
 
 	wake    chan struct{} // one pending wake-up for Next waiters
 	ended   chan struct{} // closed when the state leaves stateOpen
@@ -103,7 +104,11 @@ func (s *Session) Dispatch(msg []byte) error {
 	var h handler
 	if errMsg == nil {
 		if h = handlers[cmd.method]; h == nil {
-			errMsg = encodeError(&cmd.id, codeMethodNotFound, "'"+cmd.method+"' wasn't found", "")
+			if why := absentDomain(cmd.method); why != "" {
+				errMsg = encodeError(&cmd.id, codeServerError, why, "")
+			} else {
+				errMsg = encodeError(&cmd.id, codeMethodNotFound, "'"+cmd.method+"' wasn't found", "")
+			}
 		}
 	}
 	s.mu.Lock()

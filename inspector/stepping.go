@@ -26,6 +26,9 @@ func (d *Debugger) callDepth() int {
 
 // hit is the hook before statement id: it decides whether to pause there.
 func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
+	if d.profiling() {
+		d.profileSample()
+	}
 	if d.paused != nil || len(d.sessions) == 0 || d.skipAll || d.quiet { // evaluation while paused never pauses again
 		return goja.Undefined()
 	}
@@ -65,7 +68,9 @@ func (d *Debugger) hit(call goja.FunctionCall) goja.Value {
 		case stepOut:
 			pause = depth < d.depth
 		}
+		pause = pause && !d.blackboxed(id) // steps pass over ignore-listed code
 	}
+	pause = pause || d.reached(id)
 	if !pause {
 		return goja.Undefined()
 	}
@@ -252,6 +257,7 @@ func (d *Debugger) pause(ps *pauseState) {
 	}
 	d.paused = ps
 	d.next, d.nextWhy, d.stepping, d.awaitFn = false, "", stepNone, 0
+	d.until = 0 // any pause ends a continueToLocation
 	ps.owner = d.sessions[0]
 	if d.asker != nil && slices.Contains(d.sessions, d.asker) {
 		ps.owner = d.asker

@@ -137,6 +137,18 @@ func TestArgv(t *testing.T) {
 // started runs the command in the background and returns it with its "Debugger listening" URL.
 func started(t *testing.T, args ...string) (*exec.Cmd, *lockedBuffer, string) {
 	t.Helper()
+	cmd, out, url, rest := startedErr(t, args...)
+	go func() { // keep draining standard error
+		for range rest {
+		}
+	}()
+	return cmd, out, url
+}
+
+// startedErr is started, also handing out the lines of standard error after
+// the "Debugger listening" one.
+func startedErr(t *testing.T, args ...string) (*exec.Cmd, *lockedBuffer, string, <-chan string) {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	out := &lockedBuffer{}
 	cmd.Stdout = out
@@ -165,11 +177,7 @@ func started(t *testing.T, args ...string) (*exec.Cmd, *lockedBuffer, string) {
 				t.Fatal("jsworker ended before listening")
 			}
 			if m := re.FindStringSubmatch(line); m != nil {
-				go func() { // keep draining standard error
-					for range lines {
-					}
-				}()
-				return cmd, out, m[1]
+				return cmd, out, m[1], lines
 			}
 		case <-timeout:
 			t.Fatal("no 'Debugger listening' line")
@@ -306,7 +314,7 @@ func TestInspect(t *testing.T) {
 // call frame, and finishes once resumed. (tests/cdp does the same with chrome-remote-interface.)
 func TestInspectBrk(t *testing.T) {
 	p := script(t, "brk.js", "function double(n) {\n  const d = n * 2;\n  return d;\n}\nconsole.log('doubled', double(21));\n")
-	cmd, out, url := started(t, "run", "--inspect-brk=127.0.0.1:0", p)
+	cmd, out, url, stderr := startedErr(t, "run", "--inspect-brk=127.0.0.1:0", p)
 
 	// Listed at /json/list under the id of the URL printed.
 	host := strings.TrimPrefix(url, "ws://")
@@ -349,8 +357,26 @@ func TestInspectBrk(t *testing.T) {
 		t.Errorf("evaluateOnCallFrame: %v", r)
 	}
 	c.send(`{"id":7,"method":"Debugger.resume"}`)
-	c.until(methodIs("Inspector.detached"))
-	c.closed()
+	// The program ended with a session attached: as Node, jsworker says so
+	// and keeps serving it until it disconnects.
+	timeout := time.After(long)
+	for waiting := false; !waiting; {
+		select {
+		case line := <-stderr:
+			waiting = line == "Waiting for the debugger to disconnect..."
+		case <-timeout:
+			t.Fatal("no 'Waiting for the debugger to disconnect...' line")
+		}
+	}
+	go func() {
+		for range stderr {
+		}
+	}()
+	c.send(`{"id":8,"method":"Runtime.evaluate","params":{"expression":"typeof double"}}`)
+	if v := c.until(idIs(8))["result"].(map[string]any)["result"].(map[string]any)["value"]; v != "function" {
+		t.Errorf("evaluate after the program's end: %v", v)
+	}
+	_ = c.c.Close(websocket.StatusNormalClosure, "")
 	if code := waitExit(t, cmd); code != 0 || out.String() != "doubled 42\n" {
 		t.Errorf("exit %d, output %q", code, out.String())
 	}

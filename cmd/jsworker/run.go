@@ -39,8 +39,9 @@ func run(argv []string, stdout, stderr io.Writer) int {
 
 	exe := executable(argv[0])
 	po := node.ProgramOptions{
-		Env:     os.Environ(),
-		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk},
+		Env: os.Environ(),
+		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk,
+			WaitForDisconnect: c.inspect},
 	}
 	switch c.verb {
 	case "run":

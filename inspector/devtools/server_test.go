@@ -219,7 +219,7 @@ func TestJSONVersionAndProtocol(t *testing.T) {
 			t.Errorf("/json/protocol lacks %s", name)
 		}
 	}
-	if has["Profiler.enable"] {
+	if has["HeapProfiler.enable"] {
 		t.Errorf("/json/protocol lists an unimplemented method")
 	}
 }
@@ -353,7 +353,7 @@ func TestWebSocketSession(t *testing.T) {
 	// Errors are answered, the session goes on.
 	c.send(`not json`)
 	c.until(func(m map[string]any) bool { return m["error"] != nil })
-	c.send(`{"id":3,"method":"Profiler.enable"}`)
+	c.send(`{"id":3,"method":"HeapProfiler.enable"}`)
 	if e := c.until(id(3)); e["error"].(map[string]any)["code"] != -32601.0 {
 		t.Errorf("unknown method: %v", e)
 	}

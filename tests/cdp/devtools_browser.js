@@ -1,0 +1,248 @@
+// The real-browser test: Chrome's own DevTools front end (the one Chromium serves from its remote-debugging port)
+// debugging `jsworker run --inspect-brk browser_fixture.js`, driven as a user would — keys and clicks — through
+// Chromium's CDP. A recording proxy sits between the front end and jsworker: every command the front end sends is
+// logged, and the test fails if any is answered -32601. Screenshots go to $SHOTS (build/devtools).
+//
+//   node devtools_browser.js /path/to/jsworker /usr/bin/chromium
+'use strict';
+
+const assert = require('node:assert/strict');
+const { spawn } = require('node:child_process');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const CDP = require('chrome-remote-interface');
+const WebSocket = require('ws');
+
+const [bin, chromium] = process.argv.slice(2);
+const fixture = path.join(__dirname, 'browser_fixture.js');
+const shots = process.env.SHOTS || path.join(__dirname, '..', '..', 'build', 'devtools');
+const timer = setTimeout(() => { console.error('devtools_browser.js: timed out'); process.exit(2); }, 90_000);
+const step = (what) => console.log('ok   ' + what);
+const children = [];
+
+// until polls cond (an async function) until it returns a truthy value.
+async function until(what, cond, ms = 20_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await cond();
+    if (v) return v;
+    if (Date.now() > end) throw new Error('timed out waiting for ' + what);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function started(child, re) {
+  return new Promise((resolve, reject) => {
+    let err = '';
+    child.stderr.on('data', (d) => { err += d; const m = re.exec(err); if (m) resolve(m); });
+    child.on('exit', () => reject(new Error('exited early: ' + err)));
+  });
+}
+
+async function main() {
+  fs.mkdirSync(shots, { recursive: true });
+  const js = spawn(bin, ['run', '--inspect-brk=127.0.0.1:0', fixture], { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(js);
+  let stdout = '';
+  let jsErr = '';
+  js.stdout.on('data', (d) => { stdout += d; });
+  js.stderr.on('data', (d) => { jsErr += d; });
+  const jsExited = new Promise((resolve) => js.on('exit', (code) => resolve(code)));
+  const [, wsURL, , id] = await started(js, /Debugger listening on (ws:\/\/127\.0\.0\.1:(\d+)\/([0-9a-f-]+))/);
+  step('jsworker --inspect-brk: ' + wsURL);
+
+  // The recording proxy.
+  const sent = [];        // every command of the front end: {id, method, params}
+  const answers = {};     // id -> response
+  const events = [];      // every event jsworker sent
+  const proxy = new WebSocket.Server({ host: '127.0.0.1', port: 0 });
+  await new Promise((r) => proxy.on('listening', r));
+  let front = null;
+  let upstream = null;
+  const injected = {};
+  proxy.on('connection', (client) => {
+    front = client;
+    const up = new WebSocket(wsURL, { perMessageDeflate: false });
+    upstream = up;
+    const queue = [];
+    up.on('open', () => { for (const m of queue) up.send(m); queue.length = 0; });
+    client.on('message', (data) => {
+      const m = JSON.parse(data.toString());
+      sent.push(m);
+      if (up.readyState === WebSocket.OPEN) up.send(data.toString()); else queue.push(data.toString());
+    });
+    up.on('message', (data) => {
+      const m = JSON.parse(data.toString());
+      if (m.id >= 1e9) { injected[m.id] = m; return; } // the test's own commands, not the front end's
+      if (m.id !== undefined) answers[m.id] = m; else events.push(m);
+      client.send(data.toString());
+    });
+    client.on('close', () => up.close());
+    up.on('close', () => client.close());
+  });
+  const pport = proxy.address().port;
+
+  // Chromium, headless, offline, with a fresh profile.
+  const udd = fs.mkdtempSync(path.join(os.tmpdir(), 'jsworker-chromium-'));
+  const chrome = spawn(chromium, ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--user-data-dir=' + udd,
+    '--remote-debugging-port=0', '--window-size=1280,800', 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  children.push(chrome);
+  const [, cport] = await started(chrome, /DevTools listening on ws:\/\/127\.0\.0\.1:(\d+)\//);
+  const frontURL = `http://127.0.0.1:${cport}/devtools/js_app.html?ws=127.0.0.1:${pport}/${id}`;
+  const browser = await CDP({ port: Number(cport) });
+  const { targetId } = await browser.Target.createTarget({ url: frontURL });
+  const page = await CDP({ port: Number(cport), target: targetId });
+  await page.Emulation.setDeviceMetricsOverride({ width: 1280, height: 800, deviceScaleFactor: 1, mobile: false });
+  step('Chromium ' + (await browser.Browser.getVersion()).product + ' opened ' + frontURL);
+
+  // What the user sees: the text of the front end, shadow roots included.
+  const deepText = async () => (await page.Runtime.evaluate({ returnByValue: true, expression: `(() => {
+    const out = [];
+    const walk = (n) => { if (n.shadowRoot) walk(n.shadowRoot);
+      if (n.nodeType === 3) out.push(n.textContent); for (const c of n.childNodes) walk(c); };
+    walk(document.body); return out.join(' ').replace(/\\s+/g, ' ');
+  })()` })).result.value || '';
+  const shot = async (name) => {
+    const { data } = await page.Page.captureScreenshot({ format: 'png' });
+    fs.writeFileSync(path.join(shots, name + '.png'), Buffer.from(data, 'base64'));
+    // A small copy, the size docs/inspector.md shows (docs/images/devtools-*.jpg are these).
+    const small = await page.Page.captureScreenshot({ format: 'jpeg', quality: 70,
+      clip: { x: 0, y: 0, width: 1280, height: 800, scale: 0.625 } });
+    fs.writeFileSync(path.join(shots, name + '.jpg'), Buffer.from(small.data, 'base64'));
+  };
+  const key = async (k, vk) => {
+    for (const type of ['rawKeyDown', 'keyUp']) {
+      await page.Input.dispatchKeyEvent({ type, key: k, code: k, windowsVirtualKeyCode: vk, nativeVirtualKeyCode: vk });
+    }
+  };
+  failShot = () => shot('failure');
+  const click = async (rect) => {
+    for (const type of ['mousePressed', 'mouseReleased']) {
+      await page.Input.dispatchMouseEvent({ type, x: rect.x, y: rect.y, button: 'left', clickCount: 1 });
+    }
+  };
+  const findRect = (pred) => page.Runtime.evaluate({ returnByValue: true, expression: `(() => {
+    const pred = ${pred};
+    const find = (n) => { if (n.shadowRoot) { const r = find(n.shadowRoot); if (r) return r; }
+      if (n.nodeType === 1 && pred(n) && n.getBoundingClientRect().width > 0) return n;
+      for (const c of n.children || []) { const r = find(c); if (r) return r; } return null; };
+    const el = find(document.body); if (!el) return null; const b = el.getBoundingClientRect();
+    return b.width > 0 ? { x: b.x + b.width / 2, y: b.y + b.height / 2 } : null;
+  })()` }).then((r) => r.result.value);
+  const resumeButton = () => findRect(`(n) => /^Resume script execution/.test(n.getAttribute('aria-label') || '')`);
+  const pauses = () => events.filter((e) => e.method === 'Debugger.paused');
+  const lastPause = () => pauses().at(-1).params;
+
+  // 1. Break on start, the script filed under file://.
+  await until('the pause on start', async () => pauses().length >= 1);
+  assert.equal(lastPause().reason, 'Break on start');
+  const parsed = events.filter((e) => e.method === 'Debugger.scriptParsed').map((e) => e.params.url);
+  assert.ok(parsed.includes('file://' + fixture), 'scriptParsed ' + parsed);
+  await until('the Sources panel showing the file', async () => {
+    const t = await deepText();
+    return t.includes('browser_fixture.js') && t.includes('file://') && /paused/i.test(t);
+  });
+  await shot('1-break-on-start');
+  step('paused on start; Sources shows file:// › browser_fixture.js');
+
+  // 2. F8: resume to `debugger;` (line 8), the Local scope with total = 6.
+  await page.Page.bringToFront();
+  await key('F8', 119);
+  await until('the pause at debugger;', async () => pauses().length >= 2);
+  assert.equal(lastPause().callFrames[0].location.lineNumber, 7);
+  await until('Local scope with total', async () => { const t = await deepText(); return /Local/.test(t) && /total\s*:?\s*6/.test(t) && /items/.test(t); });
+  await shot('2-debugger-statement');
+  step('F8 resumed to debugger; — Local shows items and total: 6');
+
+  // 3. F10: step over to line 9.
+  await key('F10', 121);
+  await until('the step', async () => pauses().length >= 3);
+  assert.equal(lastPause().callFrames[0].location.lineNumber, 8);
+  assert.ok(sent.some((m) => m.method === 'Debugger.stepOver'), 'the front end sent Debugger.stepOver');
+  step('F10 stepped to line 9');
+
+  // 4. A breakpoint by clicking line number 10 in the gutter, then F8 to it.
+  const rect = await until('line number 10 in the gutter', async () => (await page.Runtime.evaluate({ returnByValue: true, expression: `(() => {
+    const find = (n) => { if (n.shadowRoot) { const r = find(n.shadowRoot); if (r) return r; }
+      if (n.classList && n.classList.contains('cm-gutterElement') && n.textContent.trim() === '10' && n.closest('.cm-lineNumbers')) return n;
+      for (const c of n.children || []) { const r = find(c); if (r) return r; } return null; };
+    const el = find(document.body); if (!el) return null; const b = el.getBoundingClientRect();
+    return b.width > 0 ? { x: b.x + b.width / 2, y: b.y + b.height / 2 } : null;
+  })()` })).result.value);
+  for (const type of ['mousePressed', 'mouseReleased']) {
+    await page.Input.dispatchMouseEvent({ type, x: rect.x, y: rect.y, button: 'left', clickCount: 1 });
+  }
+  const bpCmd = await until('Debugger.setBreakpointByUrl', async () => sent.find((m) => m.method === 'Debugger.setBreakpointByUrl' && m.params.lineNumber === 9));
+  await until('its answer', async () => answers[bpCmd.id]);
+  assert.equal(answers[bpCmd.id].result.locations[0].lineNumber, 9);
+  await click(await until('the Resume button', resumeButton));
+  await until('the breakpoint pause', async () => pauses().length >= 4);
+  assert.equal(lastPause().callFrames[0].location.lineNumber, 9);
+  assert.deepEqual(lastPause().hitBreakpoints, [answers[bpCmd.id].result.breakpointId]);
+  await until('Local scope with avg', async () => /avg\s*:?\s*2/.test(await deepText()));
+  await shot('3-breakpoint');
+  step('clicked line number 10: breakpoint set and hit');
+
+  // 5. The Console tab evaluates in the paused frame.
+  await click(await until('the Console tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Console'`)));
+  await click(await until('the console prompt', () => findRect(`(n) => n.classList.contains('cm-content') && n.getAttribute('contenteditable') === 'true'`)));
+  await page.Input.insertText({ text: 'avg * 100 + total' });
+  await key('Enter', 13);
+  const evalCmd = await until('Debugger.evaluateOnCallFrame', async () => sent.find((m) => m.method === 'Debugger.evaluateOnCallFrame' && m.params.expression === 'avg * 100 + total' && !m.params.throwOnSideEffect));
+  await until('its answer', async () => answers[evalCmd.id]);
+  assert.equal(answers[evalCmd.id].result.result.value, 206);
+  await until('the result in the Console', async () => (await deepText()).includes('206'));
+  await shot('4-console');
+  step('Console evaluated avg * 100 + total = 206 in the paused frame');
+
+  // 6. Resume (from the Sources tab): the program ends, jsworker waits for the debugger to disconnect.
+  await click(await until('the Sources tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Sources'`)));
+  await click(await until('the Resume button', resumeButton));
+  await until('Waiting for the debugger to disconnect...', async () => jsErr.includes('Waiting for the debugger to disconnect...'));
+  assert.equal(stdout, 'avg 2\n');
+  await shot('5-program-ended');
+  step('the program ended; jsworker waits for the debugger to disconnect');
+
+  // 7. The Performance panel records a CPU profile while the program's busy() runs (started here, as from a
+  // terminal: the program has ended and its realm stays inspectable).
+  await click(await until('the Performance tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Performance'`)));
+  await click(await until('the Record button', () => findRect(`(n) => /^Record/.test(n.getAttribute('aria-label') || '') && n.tagName !== 'DIV'`)));
+  await until('Profiler.start', async () => sent.find((m) => m.method === 'Profiler.start' && answers[m.id]));
+  upstream.send(JSON.stringify({ id: 1e9, method: 'Runtime.evaluate', params: { expression: 'busy(400)' } }));
+  await until('busy() to return', async () => injected[1e9]);
+  await click(await until('the Stop button', () => findRect(`(n) => /^Stop/.test(n.getAttribute('aria-label') || '') && n.getAttribute('role') !== 'tab'`)));
+  const stop = await until('Profiler.stop answered', async () => sent.find((m) => m.method === 'Profiler.stop' && answers[m.id]));
+  const profile = answers[stop.id].result.profile;
+  const names = new Set(profile.nodes.map((n) => n.callFrame.functionName));
+  assert.ok(names.has('busy') && names.has('spin'), 'profile nodes: ' + [...names]);
+  await until('the profile shown', async () => { const t = await deepText(); return !/Processing|Loading/.test(t) && /Summary|Bottom-up|Call tree/.test(t); }, 30_000);
+  await shot('6-cpu-profile');
+  step('Performance panel recorded a CPU profile: ' + profile.samples.length + ' samples, functions ' + [...names].filter(Boolean).join(', '));
+
+  // Every command answered.
+  const unanswered = sent.filter((m) => answers[m.id] && answers[m.id].error && answers[m.id].error.code === -32601);
+  const methods = [...new Set(sent.map((m) => m.method))].sort();
+  fs.writeFileSync(path.join(shots, 'commands.txt'), methods.join('\n') + '\n');
+  console.log('     the front end sent: ' + methods.join(', '));
+  assert.deepEqual(unanswered.map((m) => m.method), [], 'commands answered -32601');
+  step(methods.length + ' distinct commands, none answered -32601');
+
+  await page.close();
+  await browser.Target.closeTarget({ targetId });
+  await browser.close();
+  front && front.close();
+  proxy.close();
+  assert.equal(await jsExited, 0);
+  step('the front end closed: jsworker exited 0');
+}
+
+let failShot = null;
+main().then(() => { clearTimeout(timer); for (const c of children) c.kill(); console.log('PASS'); }, async (err) => {
+  if (failShot) await failShot().catch(() => {});
+  clearTimeout(timer);
+  for (const c of children) c.kill();
+  console.error('FAIL:', err && err.stack || err);
+  process.exit(1);
+});

@@ -92,6 +92,8 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 	}
 	n.processNatives(def)
 	n.processExtraNatives(def) // process_events.go
+	n.tickNatives(def)         // ticks.go
+	natives.Set("bind", n.bind)
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

@@ -61,6 +61,9 @@ type nodeState struct {
 	wt         *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+
+	ticks tickState // process.nextTick's queue (ticks.go)
+	bind  goja.Value // timers.js's bind: a function run in the async context current when bound
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.
@@ -96,9 +99,11 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
 		return goja.Undefined()
 	})
-	if _, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt)); err != nil {
+	bind, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt))
+	if err != nil {
 		return err
 	}
+	n.bind = bind
 	proc, err := n.makeProcess()
 	if err != nil {
 		return err

@@ -1,0 +1,78 @@
+package node
+
+import (
+	"github.com/dop251/goja"
+)
+
+// process.nextTick's queue, as Node runs it: after each callback of the event loop (the main script, a timer, an
+// immediate, a message, a host task) the tick queue is drained first, then the promise jobs, then ticks those jobs
+// queued, and so on until both are empty. goja drains its job queue when the outermost call into JavaScript
+// returns, so RunCallback (core.CallbackRunner) runs the callback inside a JavaScript call (process.js's
+// runCallback) that drains the ticks before returning; the ticks promise jobs queue are drained by further calls.
+
+// tickState is the nodeState's part for process.nextTick.
+type tickState struct {
+	runTicks    goja.Callable // drains the tick queue; a tick that throws leaves the rest queued
+	runCallback goja.Callable // runCallback(run): run(), then runTicks() if run reported success
+	inCallback  bool          // a RunCallback is under way: it will drain what gets queued
+	ticksQueued bool          // the tick queue may hold ticks RunCallback has not drained yet
+}
+
+// NodeOrder asks core for Node's event-loop phase order (core.LoopOrder).
+func (n *nodeState) NodeOrder() bool { return true }
+
+// tickNatives are process.js's natives for the tick queue.
+func (n *nodeState) tickNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
+	def("setTickRunner", 2, func(c goja.FunctionCall) goja.Value {
+		n.ticks.runTicks, _ = goja.AssertFunction(c.Argument(0))
+		n.ticks.runCallback, _ = goja.AssertFunction(c.Argument(1))
+		return goja.Undefined()
+	})
+	// ticksScheduled notes that the queue just filled and reports whether a RunCallback will drain it.
+	def("ticksScheduled", 0, func(goja.FunctionCall) goja.Value {
+		n.ticks.ticksQueued = true
+		return n.r.Runtime().ToValue(n.ticks.inCallback)
+	})
+}
+
+// RunCallback runs one callback of the loop with Node's tick semantics (core.CallbackRunner). When fn or a tick
+// throws, the ticks left wait for the next callback of the loop, as in Node (whose processTicksAndRejections is
+// abandoned by the throw); the promise jobs queued so far still run first, goja drains them as the call returns.
+func (n *nodeState) RunCallback(fn func() error) error {
+	t := &n.ticks
+	if t.inCallback || t.runCallback == nil {
+		return fn()
+	}
+	t.inCallback = true
+	defer func() { t.inCallback = false }()
+	var ferr error
+	run := n.r.Runtime().ToValue(func() bool {
+		ferr = fn()
+		return ferr == nil
+	})
+	t.ticksQueued = false
+	_, err := t.runCallback(goja.Undefined(), run)
+	if ferr != nil {
+		t.ticksQueued = true
+		return ferr
+	}
+	if err != nil {
+		t.ticksQueued = true
+		return err
+	}
+	return n.drainLeft()
+}
+
+// drainLeft drains ticks queued by promise jobs after the last drain, each drain an outermost call (so the jobs
+// those ticks queue run after it), until none is left.
+func (n *nodeState) drainLeft() error {
+	t := &n.ticks
+	for t.ticksQueued && !n.w.Stopping() {
+		t.ticksQueued = false
+		if _, err := t.runTicks(goja.Undefined()); err != nil {
+			t.ticksQueued = true
+			return err
+		}
+	}
+	return nil
+}

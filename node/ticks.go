@@ -13,7 +13,9 @@ import (
 // tickState is the nodeState's part for process.nextTick.
 type tickState struct {
 	runTicks    goja.Callable // drains the tick queue; a tick that throws leaves the rest queued
-	runCallback goja.Callable // runCallback(run): run(), then runTicks() if run reported success
+	runCallback goja.Callable // runCallback(): N.runLoopCallback(), then runTicks() if it reported success
+	current     func() error  // the callback runLoopCallback runs
+	currentErr  error         // what it returned
 	inCallback  bool          // a RunCallback is under way: it will drain what gets queued
 	ticksQueued bool          // the tick queue may hold ticks RunCallback has not drained yet
 }
@@ -27,6 +29,15 @@ func (n *nodeState) tickNatives(def func(string, int, func(goja.FunctionCall) go
 		n.ticks.runTicks, _ = goja.AssertFunction(c.Argument(0))
 		n.ticks.runCallback, _ = goja.AssertFunction(c.Argument(1))
 		return goja.Undefined()
+	})
+	// runLoopCallback runs the callback RunCallback was given and reports whether it succeeded.
+	def("runLoopCallback", 0, func(goja.FunctionCall) goja.Value {
+		fn := n.ticks.current
+		n.ticks.current = nil
+		if fn != nil {
+			n.ticks.currentErr = fn()
+		}
+		return n.r.Runtime().ToValue(n.ticks.currentErr == nil)
 	})
 	// ticksScheduled notes that the queue just filled and reports whether a RunCallback will drain it.
 	def("ticksScheduled", 0, func(goja.FunctionCall) goja.Value {
@@ -45,13 +56,11 @@ func (n *nodeState) RunCallback(fn func() error) error {
 	}
 	t.inCallback = true
 	defer func() { t.inCallback = false }()
-	var ferr error
-	run := n.r.Runtime().ToValue(func() bool {
-		ferr = fn()
-		return ferr == nil
-	})
+	t.current, t.currentErr = fn, nil
 	t.ticksQueued = false
-	_, err := t.runCallback(goja.Undefined(), run)
+	_, err := t.runCallback(goja.Undefined())
+	ferr := t.currentErr
+	t.current, t.currentErr = nil, nil
 	if ferr != nil {
 		t.ticksQueued = true
 		return ferr

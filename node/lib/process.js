@@ -50,7 +50,7 @@ return function makeProcess(info) {
 			t.fn.apply(undefined, t.args);
 		}
 	};
-	N.setTickRunner(runTicks, function runCallback(run) { if (run()) runTicks(); });
+	N.setTickRunner(runTicks, function runCallback() { if (N.runLoopCallback()) runTicks(); });
 	const bindCtx = N.bind;
 	p.nextTick = function nextTick(fn, ...args) {
 		if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function.');

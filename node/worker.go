@@ -62,7 +62,7 @@ type nodeState struct {
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
 
-	ticks tickState // process.nextTick's queue (ticks.go)
+	ticks tickState  // process.nextTick's queue (ticks.go)
 	bind  goja.Value // timers.js's bind: a function run in the async context current when bound
 }
 

@@ -185,11 +185,14 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		frames = append(frames, f)
 		return f
 	}
-	if env := get("env"); !goja.IsUndefined(env) {
+	switch env := get("env"); {
+	case get("shareEnv").ToBoolean() && n.envStore != nil: // SHARE_ENV: one environment for both (env.go)
+		ns.envStore = n.envStore
+	case !goja.IsUndefined(env):
 		ns.envFrame = mk(env)
-	} else if n.process != nil {
-		ns.envFrame = mk(n.process.Get("env"))
-	} else {
+	case n.envStore != nil: // a copy of the parent's process.env as it is now
+		ns.envStore = n.envStore.copyStore()
+	default:
 		ns.env = os.Environ()
 	}
 	if m, ok := get("envData").(*goja.Object); ok && m.Get("size").ToInteger() > 0 {

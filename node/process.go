@@ -67,24 +67,22 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 		argv[i] = a
 	}
 	info.Set("argv", rt.NewArray(argv...))
-	var env goja.Value
-	if n.envFrame != nil {
+	if n.envFrame != nil { // options.env of a worker
 		f := n.envFrame
 		n.envFrame = nil
 		v, err := clone.Deserialize(rt, f)
 		if err != nil {
 			return nil, err
 		}
-		env = v
-	} else {
-		o := rt.NewObject()
-		for _, kv := range n.env {
-			if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
-				o.Set(k, v)
-			}
+		o, _ := v.(*goja.Object)
+		if o == nil {
+			o = rt.NewObject()
 		}
-		env = o
+		n.envStore = envFromObject(o)
+	} else if n.envStore == nil {
+		n.envStore = newEnvStore(n.env)
 	}
+	env := rt.NewDynamicObject(&envObject{rt: rt, s: n.envStore})
 	info.Set("env", env)
 	natives := rt.NewObject()
 	def := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {

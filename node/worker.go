@@ -35,7 +35,8 @@ type nodeState struct {
 	filename string      // process.argv[1], __filename
 	source   string      // the main program's source, for error excerpts
 	argv     []string
-	env      []string               // "K=V" pairs, when envFrame is nil
+	env      []string               // "K=V" pairs, when envFrame and envStore are nil
+	envStore *envStore              // process.env's variables (env.go): shared with the parent under SHARE_ENV
 	stderr   io.Writer              // the main program's error output
 	onError  func(core.ErrorRecord) // the main program's Options.OnError: gets the uncaught error instead of stderr
 

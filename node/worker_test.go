@@ -288,3 +288,20 @@ try { new Worker('relative.js'); } catch (e) { console.log(e.name); }
 port1.close();
 `, 0, "DataCloneError\nTypeError\n42,true\n")
 }
+
+// resourceLimits.stackSizeMb: 4 MB gives about node's depth (node v20: 41,417 frames of f(k) = 1 + f(k - 1),
+// 55,223 of g() { g(); }): a recursion 40,000 deep fits, 60,000 deep does not, under node and here.
+func TestWorkerThreads_StackSizeMb(t *testing.T) {
+	expectProgram(t, `
+const { Worker } = require('worker_threads');
+const src = "const { parentPort, workerData } = require('worker_threads');" +
+	"function f(k) { return k === 0 ? 0 : 1 + f(k - 1); } parentPort.postMessage(f(workerData));";
+const fits = new Worker(src, { eval: true, workerData: 40000, resourceLimits: { stackSizeMb: 4 } });
+fits.on('message', (d) => console.log('depth', d));
+fits.on('exit', () => {
+	const deep = new Worker(src, { eval: true, workerData: 60000, resourceLimits: { stackSizeMb: 4 } });
+	deep.on('message', (d) => console.log('too deep ran', d));
+	deep.on('error', (e) => console.log(e.name, e.message));
+});
+`, 0, "depth 40000\nRangeError Maximum call stack size exceeded\n")
+}

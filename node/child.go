@@ -186,12 +186,15 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		return f
 	}
 	switch env := get("env"); {
-	case get("shareEnv").ToBoolean() && n.envStore != nil: // SHARE_ENV: one environment for both (env.go)
-		ns.envStore = n.envStore
+	case get("shareEnv").ToBoolean() && n.process != nil: // SHARE_ENV: one environment for both (env.go)
+		ns.envStore = n.shareEnv()
 	case !goja.IsUndefined(env):
 		ns.envFrame = mk(env)
-	case n.envStore != nil: // a copy of the parent's process.env as it is now
+	case n.envStore != nil: // a copy of the parent's shared process.env as it is now
 		ns.envStore = n.envStore.copyStore()
+		ns.envCopy = true
+	case n.process != nil:
+		ns.envFrame = mk(n.process.Get("env"))
 	default:
 		ns.env = os.Environ()
 	}

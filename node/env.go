@@ -8,10 +8,11 @@ import (
 	"github.com/dop251/goja"
 )
 
-// process.env: every realm's is a JavaScript object over an envStore, a Go map of strings. A worker gets a copy of
-// its parent's store (or one made from options.env), except with env: SHARE_ENV, where parent and worker share one
-// store, so what either sets or deletes the other sees at once, as in Node. Values are strings: a value set is
-// converted with String(), as Node's process.env does.
+// process.env is a plain object in each realm, a copy of its parent's (or options.env), until a realm creates a
+// worker with env: SHARE_ENV. Then its process.env becomes an object over an envStore, a Go map of strings that the
+// worker's process.env is over too, so what either sets or deletes the other sees at once, as in Node; a value set
+// is converted with String(), as Node's process.env does. The swap happens once per realm (code that kept the old
+// object keeps a snapshot), and only there: a plain process.env stays cloneable and shows no Go state.
 
 // An envStore is one environment, shared by the realms whose process.env it is; safe for concurrent use.
 type envStore struct {
@@ -105,6 +106,30 @@ func (e *envObject) Delete(k string) bool {
 }
 
 func (e *envObject) Keys() []string { return e.s.list() }
+
+// envObject makes process.env over the realm's store.
+func (n *nodeState) envObject() *goja.Object {
+	rt := n.r.Runtime()
+	return rt.NewDynamicObject(&envObject{rt: rt, s: n.envStore})
+}
+
+// shareEnv returns the store a SHARE_ENV worker shares with this realm, making the realm's process.env an object
+// over it the first time.
+func (n *nodeState) shareEnv() *envStore {
+	if n.envStore != nil && !n.envCopy {
+		return n.envStore
+	}
+	if n.envStore == nil {
+		o, _ := n.process.Get("env").(*goja.Object)
+		if o == nil {
+			o = n.r.Runtime().NewObject()
+		}
+		n.envStore = envFromObject(o)
+	}
+	n.envCopy = false
+	_ = n.process.Set("env", n.envObject())
+	return n.envStore
+}
 
 // envFromObject makes a store from a plain object's own enumerable properties (a worker's options.env, read in
 // the worker's realm), converting each value with String().

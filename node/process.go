@@ -67,22 +67,35 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 		argv[i] = a
 	}
 	info.Set("argv", rt.NewArray(argv...))
-	if n.envFrame != nil { // options.env of a worker
+	var env goja.Value
+	switch {
+	case n.envStore != nil && n.envCopy: // a copy of a SHARE_ENV parent's environment: a plain object again
+		o := rt.NewObject()
+		for _, k := range n.envStore.list() {
+			if v, ok := n.envStore.get(k); ok {
+				o.Set(k, v)
+			}
+		}
+		env, n.envStore, n.envCopy = o, nil, false
+	case n.envStore != nil: // SHARE_ENV: the parent's environment (env.go)
+		env = n.envObject()
+	case n.envFrame != nil: // options.env, or a copy of the parent's process.env
 		f := n.envFrame
 		n.envFrame = nil
 		v, err := clone.Deserialize(rt, f)
 		if err != nil {
 			return nil, err
 		}
-		o, _ := v.(*goja.Object)
-		if o == nil {
-			o = rt.NewObject()
+		env = v
+	default:
+		o := rt.NewObject()
+		for _, kv := range n.env {
+			if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+				o.Set(k, v)
+			}
 		}
-		n.envStore = envFromObject(o)
-	} else if n.envStore == nil {
-		n.envStore = newEnvStore(n.env)
+		env = o
 	}
-	env := rt.NewDynamicObject(&envObject{rt: rt, s: n.envStore})
 	info.Set("env", env)
 	natives := rt.NewObject()
 	def := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {

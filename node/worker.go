@@ -36,7 +36,8 @@ type nodeState struct {
 	source   string      // the main program's source, for error excerpts
 	argv     []string
 	env      []string               // "K=V" pairs, when envFrame and envStore are nil
-	envStore *envStore              // process.env's variables (env.go): shared with the parent under SHARE_ENV
+	envStore *envStore              // process.env's variables once shared under SHARE_ENV (env.go), else nil
+	envCopy  bool                   // envStore is this realm's own copy of a shared parent's (not shared)
 	stderr   io.Writer              // the main program's error output
 	onError  func(core.ErrorRecord) // the main program's Options.OnError: gets the uncaught error instead of stderr
 

@@ -8,7 +8,6 @@ setTimeout(() => {
 	setTimeout(() => console.log('t-a'), 0);
 	setImmediate(() => {
 		console.log('i-a');
-		setImmediate(() => console.log('i-b (next check)'));
 		process.nextTick(() => console.log('tick in immediate'));
 	});
 }, 20);

@@ -53,3 +53,16 @@ func TestREPL_KeepsLoop(t *testing.T) {
 		t.Errorf("process.exit(7): exit %d, stdout %q", code, out)
 	}
 }
+
+// TestREPL_Terminal: `jsworker` with no arguments on a terminal starts the REPL (util-linux's script gives it a
+// pseudo-terminal); a pipe instead runs what it holds as the program (TestNodeFlags_MatchNode, "stdin pipe").
+func TestREPL_Terminal(t *testing.T) {
+	scriptBin, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script (util-linux) not installed")
+	}
+	code, out, errOut := runWith(t, t.TempDir(), scriptBin, "6*7\n.exit\n", "-qec", bin, "/dev/null")
+	if code != 0 || !strings.Contains(out, "Welcome to jsworker") || !strings.Contains(out, "> 42") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}

@@ -31,6 +31,21 @@ type Extension interface {
 	End()
 }
 
+// A LoopOrder is an Extension that may ask for Node's event-loop phase order (timers, then host tasks and
+// messages, then immediates) instead of the HTML one core uses by default (tasks, messages, timers, immediates).
+// It is asked once, as the worker is made.
+type LoopOrder interface {
+	NodeOrder() bool
+}
+
+// A CallbackRunner is an Extension that runs every callback of the worker's loop itself (the script, a timer, an
+// immediate, a message, a host task): RunCallback calls fn and returns its error. Node's layer runs fn inside a
+// JavaScript call that then drains process.nextTick's queue, so ticks run before the promise jobs fn queued.
+// Worker thread only.
+type CallbackRunner interface {
+	RunCallback(fn func() error) error
+}
+
 // HasRefs reports whether the worker still has a ref'd handle that may produce work: a ref'd timer, an immediate,
 // or a ref'd child worker, started port or listening BroadcastChannel of its Realm. Worker thread only.
 func (w *Worker) HasRefs() bool {

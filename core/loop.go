@@ -35,11 +35,13 @@ type loopState struct {
 // the messages phase delivers the inbox, and timers are held once Close was
 // asked for.
 func (w *Worker) newLoop() *loop.Loop {
+	lo, _ := w.ext.(LoopOrder)
 	return loop.New(loop.Config{
 		Macrotask:  w.macrotask,
 		Stopped:    w.isTerminating,
 		Messages:   w.deliverMessages,
 		HoldTimers: w.closeRequested.Load,
+		NodeOrder:  lo != nil && lo.NodeOrder(),
 	})
 }
 
@@ -118,6 +120,10 @@ func (w *Worker) deliver(f *clone.Frame) error {
 func (w *Worker) macrotask(fn func() error) {
 	w.taskBegin()
 	defer w.taskEnd()
+	if cr, ok := w.ext.(CallbackRunner); ok {
+		inner := fn
+		fn = func() error { return cr.RunCallback(inner) }
+	}
 	if err := w.guard(fn); err != nil {
 		w.reportErr(err)
 	}

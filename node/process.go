@@ -68,7 +68,18 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 	}
 	info.Set("argv", rt.NewArray(argv...))
 	var env goja.Value
-	if n.envFrame != nil {
+	switch {
+	case n.envStore != nil && n.envCopy: // a copy of a SHARE_ENV parent's environment: a plain object again
+		o := rt.NewObject()
+		for _, k := range n.envStore.list() {
+			if v, ok := n.envStore.get(k); ok {
+				o.Set(k, v)
+			}
+		}
+		env, n.envStore, n.envCopy = o, nil, false
+	case n.envStore != nil: // SHARE_ENV: the parent's environment (env.go)
+		env = n.envObject()
+	case n.envFrame != nil: // options.env, or a copy of the parent's process.env
 		f := n.envFrame
 		n.envFrame = nil
 		v, err := clone.Deserialize(rt, f)
@@ -76,7 +87,7 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 			return nil, err
 		}
 		env = v
-	} else {
+	default:
 		o := rt.NewObject()
 		for _, kv := range n.env {
 			if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
@@ -92,6 +103,8 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 	}
 	n.processNatives(def)
 	n.processExtraNatives(def) // process_events.go
+	n.tickNatives(def)         // ticks.go
+	natives.Set("bind", n.bind)
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

@@ -36,7 +36,9 @@ type nodeState struct {
 	filename string      // process.argv[1], __filename
 	source   string      // the main program's source, for error excerpts
 	argv     []string
-	env      []string               // "K=V" pairs, when envFrame is nil
+	env      []string               // "K=V" pairs, when envFrame and envStore are nil
+	envStore *envStore              // process.env's variables once shared under SHARE_ENV (env.go), else nil
+	envCopy  bool                   // envStore is this realm's own copy of a shared parent's (not shared)
 	stderr   io.Writer              // the main program's error output
 	onError  func(core.ErrorRecord) // the main program's Options.OnError: gets the uncaught error instead of stderr
 
@@ -67,6 +69,8 @@ type nodeState struct {
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache
 	builtinNames []string          // builtinNames(), for the module "module"
 	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
+	ticks        tickState         // process.nextTick's queue (ticks.go)
+	bind         goja.Value        // timers.js's bind: a function run in the async context current when bound
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.
@@ -103,9 +107,11 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
 		return goja.Undefined()
 	})
-	if _, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt)); err != nil {
+	bind, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt))
+	if err != nil {
 		return err
 	}
+	n.bind = bind
 	proc, err := n.makeProcess()
 	if err != nil {
 		return err

@@ -238,12 +238,31 @@ func TestWorkerThreads_EnvironmentDataEnvArgv(t *testing.T) {
 	expectProgram(t, `
 const { Worker, setEnvironmentData, getEnvironmentData, SHARE_ENV } = require('worker_threads');
 setEnvironmentData('k', { v: 7 });
-try { new Worker('0', { eval: true, env: SHARE_ENV }); } catch (e) { console.log('share_env refused'); }
 const w = new Worker("const { getEnvironmentData, parentPort } = require('worker_threads');" +
 	"parentPort.postMessage([getEnvironmentData('k').v, process.env.JSWORKER_TEST, process.env.OWN, process.argv.slice(2).join('+')].join());",
 	{ eval: true, env: { JSWORKER_TEST: 'child', OWN: 'x' }, argv: ['a', 1] });
 w.on('message', (m) => console.log(m, getEnvironmentData('k').v));
-`, 0, "share_env refused\n7,child,x,a+1 7\n")
+`, 0, "7,child,x,a+1 7\n")
+}
+
+// SHARE_ENV: the worker's process.env is its parent's (what either sets or deletes the other sees); without it the
+// worker gets a copy; values become strings, as in Node.
+func TestWorkerThreads_ShareEnv(t *testing.T) {
+	expectProgram(t, `
+const { Worker, SHARE_ENV } = require('worker_threads');
+process.env.FROM_MAIN = 'm';
+const src = "const { parentPort } = require('worker_threads');" +
+	"parentPort.postMessage(process.env.FROM_MAIN); process.env.FROM_WORKER = 42; delete process.env.FROM_MAIN;" +
+	"parentPort.postMessage('set');";
+const shared = new Worker(src, { eval: true, env: SHARE_ENV });
+shared.on('message', (m) => console.log('shared', m));
+shared.on('exit', () => {
+	console.log(process.env.FROM_WORKER, typeof process.env.FROM_WORKER, 'FROM_MAIN' in process.env);
+	process.env.FROM_MAIN = 'again';
+	const copy = new Worker(src, { eval: true });
+	copy.on('message', (m) => console.log('copy', m, process.env.FROM_MAIN));
+});
+`, 0, "shared m\nshared set\n42 string false\ncopy again again\ncopy set again\n")
 }
 
 // A worker file by path (__filename, relative require of a CommonJS file),
@@ -268,4 +287,21 @@ w.on('message', (m) => console.log(m));
 try { new Worker('relative.js'); } catch (e) { console.log(e.name); }
 port1.close();
 `, 0, "DataCloneError\nTypeError\n42,true\n")
+}
+
+// resourceLimits.stackSizeMb: 4 MB gives about node's depth (node v20: 41,417 frames of f(k) = 1 + f(k - 1),
+// 55,223 of g() { g(); }): a recursion 40,000 deep fits, 60,000 deep does not, under node and here.
+func TestWorkerThreads_StackSizeMb(t *testing.T) {
+	expectProgram(t, `
+const { Worker } = require('worker_threads');
+const src = "const { parentPort, workerData } = require('worker_threads');" +
+	"function f(k) { return k === 0 ? 0 : 1 + f(k - 1); } parentPort.postMessage(f(workerData));";
+const fits = new Worker(src, { eval: true, workerData: 40000, resourceLimits: { stackSizeMb: 4 } });
+fits.on('message', (d) => console.log('depth', d));
+fits.on('exit', () => {
+	const deep = new Worker(src, { eval: true, workerData: 60000, resourceLimits: { stackSizeMb: 4 } });
+	deep.on('message', (d) => console.log('too deep ran', d));
+	deep.on('error', (e) => console.log(e.name, e.message));
+});
+`, 0, "depth 40000\nRangeError Maximum call stack size exceeded\n")
 }

@@ -17,22 +17,40 @@ func TestParseArgs(t *testing.T) {
 		want command
 		err  error
 	}{
-		{[]string{"run", "app.js"}, command{verb: "run", target: "app.js", inspectAddr: "127.0.0.1:9229"}, nil},
-		{[]string{"run", "app.js", "-x", "--inspect"}, command{verb: "run", target: "app.js",
+		{[]string{"run", "app.js"}, command{mode: modeFile, target: "app.js", inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"run", "app.js", "-x", "--inspect"}, command{mode: modeFile, target: "app.js",
 			args: []string{"-x", "--inspect"}, inspectAddr: "127.0.0.1:9229"}, nil},
-		{[]string{"--inspect", "run", "app.mjs", "a"}, command{verb: "run", target: "app.mjs", args: []string{"a"},
+		{[]string{"--inspect", "run", "app.mjs", "a"}, command{mode: modeFile, target: "app.mjs", args: []string{"a"},
 			inspect: true, inspectAddr: "127.0.0.1:9229"}, nil},
-		{[]string{"run", "--inspect-brk=9230", "app.js"}, command{verb: "run", target: "app.js", inspect: true,
+		{[]string{"run", "--inspect-brk=9230", "app.js"}, command{mode: modeFile, target: "app.js", inspect: true,
 			brk: true, inspectAddr: "127.0.0.1:9230"}, nil},
-		{[]string{"--inspect=localhost:0", "eval", "1"}, command{verb: "eval", target: "1", inspect: true,
+		{[]string{"--inspect=localhost:0", "eval", "1"}, command{mode: modeEval, target: "1", inspect: true,
 			inspectAddr: "localhost:0"}, nil},
-		{[]string{"eval", "--", "-1"}, command{verb: "eval", target: "-1", inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"eval", "--", "-1"}, command{mode: modeEval, target: "-1", inspectAddr: "127.0.0.1:9229"}, nil},
 		{[]string{"--help"}, command{help: true, inspectAddr: "127.0.0.1:9229"}, nil},
 		{[]string{"-v"}, command{version: true, inspectAddr: "127.0.0.1:9229"}, nil},
-		{nil, command{}, errUsage},
-		{[]string{"app.js"}, command{}, errUsage},
+		{nil, command{inspectAddr: "127.0.0.1:9229"}, nil}, // standard input, or the REPL on a terminal
+		{[]string{"app.js", "a", "--x"}, command{mode: modeFile, target: "app.js", args: []string{"a", "--x"},
+			inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"--", "-app.js", "a"}, command{mode: modeFile, target: "-app.js", args: []string{"a"},
+			inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"-", "a"}, command{mode: modeStdin, dash: true, args: []string{"a"},
+			inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"-e", "1", "x", "y"}, command{mode: modeEval, target: "1", args: []string{"x", "y"},
+			inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"--print=1+1"}, command{mode: modePrint, target: "1+1", inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"-r", "a", "--require=b", "-p", "2"}, command{mode: modePrint, target: "2",
+			preload: []string{"a", "b"}, inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"--input-type", "module", "-e", "1"}, command{mode: modeEval, target: "1", module: true,
+			inspectAddr: "127.0.0.1:9229"}, nil},
+		{[]string{"repl"}, command{mode: modeREPL, inspectAddr: "127.0.0.1:9229"}, nil},
 		{[]string{"run"}, command{}, errUsage},
 		{[]string{"eval"}, command{}, errUsage},
+		{[]string{"-e"}, command{}, errUsage},
+		{[]string{"-r"}, command{}, errUsage},
+		{[]string{"--input-type=wasm", "-e", "1"}, command{}, errUsage},
+		{[]string{"--input-type=module", "app.js"}, command{}, errUsage},
+		{[]string{"repl", "-e", "1"}, command{}, errUsage},
 		{[]string{"--bogus", "run", "x.js"}, command{}, errUsage},
 		{[]string{"--inspect=80", "run", "x.js"}, command{}, errInspectAddr},
 		{[]string{"--inspect=127.0.0.1:70000", "run", "x.js"}, command{}, errInspectAddr},
@@ -48,7 +66,8 @@ func TestParseArgs(t *testing.T) {
 			t.Errorf("parseArgs(%q): %v", tc.args, err)
 			continue
 		}
-		if got.verb != tc.want.verb || got.target != tc.want.target || !slices.Equal(got.args, tc.want.args) ||
+		if got.mode != tc.want.mode || got.target != tc.want.target || !slices.Equal(got.args, tc.want.args) ||
+			got.dash != tc.want.dash || !slices.Equal(got.preload, tc.want.preload) || got.module != tc.want.module ||
 			got.inspect != tc.want.inspect || got.brk != tc.want.brk || got.inspectAddr != tc.want.inspectAddr ||
 			got.help != tc.want.help || got.version != tc.want.version {
 			t.Errorf("parseArgs(%q) = %+v, want %+v", tc.args, got, tc.want)

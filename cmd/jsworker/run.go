@@ -20,7 +20,7 @@ import (
 )
 
 // run is the whole command: argv is os.Args; it returns the exit code.
-func run(argv []string, stdout, stderr io.Writer) int {
+func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c, err := parseArgs(argv[1:])
 	switch {
 	case errors.Is(err, errInspectAddr):
@@ -37,14 +37,23 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 
+	if c.mode == "" {
+		c.mode = modeStdin
+		if isTerminal(stdin) {
+			c.mode = modeREPL
+		}
+	}
 	exe := executable(argv[0])
 	po := node.ProgramOptions{
 		Env: os.Environ(),
 		Options: core.Options{Stdout: stdout, Stderr: stderr, Inspectable: c.inspect, WaitForDebugger: c.brk,
 			WaitForDisconnect: c.inspect},
 	}
-	switch c.verb {
-	case "run":
+	var printed *printer
+	switch c.mode {
+	case modeREPL:
+		return runREPL(c, exe, stdin, stdout, stderr)
+	case modeFile:
 		path, err := filepath.Abs(c.target)
 		if err != nil {
 			fmt.Fprintf(stderr, "jsworker: %v\n", err)
@@ -62,11 +71,45 @@ func run(argv []string, stdout, stderr io.Writer) int {
 		po.Filename, po.Source = path, string(src)
 		po.Module = node.IsModuleFile(path, po.Source)
 		po.Argv = append([]string{exe, path}, c.args...)
-	case "eval":
+	case modeEval, modePrint:
 		po.Filename, po.Source = "[eval]", c.target
 		po.Argv = append([]string{exe}, c.args...)
+		if c.mode == modePrint && !c.module {
+			if _, err := goja.Compile(po.Filename, c.target, false); err != nil {
+				printStartError(stderr, err, po.Filename, c.target)
+				return exitUncaught
+			}
+			printed = &printer{out: stdout}
+			po.Filename, po.Source = "[eval]-wrapper", printed.wrap(c.target)
+		}
+	case modeStdin:
+		src, err := io.ReadAll(stdin)
+		if err != nil {
+			fmt.Fprintf(stderr, "jsworker: reading standard input: %v\n", err)
+			return exitUncaught
+		}
+		po.Filename, po.Source = "[stdin]", string(src)
+		po.Argv = append([]string{exe}, c.args...)
+		if c.dash {
+			po.Argv = append([]string{exe, "-"}, c.args...)
+		}
+	}
+	if c.module && (c.mode == modeEval || c.mode == modePrint || c.mode == modeStdin) {
+		po.Module = true
+		if c.mode == modePrint {
+			fmt.Fprintln(stderr, "jsworker: --print cannot be used with ESM input")
+			return exitInvalidArg
+		}
+		if cwd, err := os.Getwd(); err == nil {
+			name := "[eval1]"
+			if c.mode == modeStdin {
+				name = "[stdin]"
+			}
+			po.Filename = filepath.Join(cwd, name)
+		}
 	}
 	po.Options.Filename = po.Filename
+	po.Options.Setup = setup(c.preload, printed)
 
 	// The endpoint listens before the program starts, so that a busy port
 	// fails the command (exit 12, as Node) before any of the program runs.

@@ -13,7 +13,8 @@
 //  4. the immediates queued before the phase began.
 //
 // Phases 3 and 4 are skipped while Config.HoldTimers says so (a closing
-// worker). With Config.ImmediatesFirst they run the other way round: the
+// worker). With Config.NodeOrder a turn follows Node's phases instead:
+// timers, then tasks and messages (poll), then immediates (check). With Config.ImmediatesFirst they run the other way round: the
 // immediates, then the timers due (a host realm, whose host starts every
 // turn, so what its own call queued runs first, deterministically). Every callback runs through Config.Macrotask, which fences panics
 // and reports errors; microtasks have run when a callback returns (goja
@@ -53,6 +54,12 @@ type Config struct {
 
 	// ImmediatesFirst runs the immediates phase before the timers phase.
 	ImmediatesFirst bool
+
+	// NodeOrder runs a turn in Node's phase order instead: the timers due,
+	// then the tasks and the messages (Node's pending and poll phases), then
+	// the immediates (its check phase). So an immediate a message handler
+	// queues runs before a timeout it queues, as in Node.
+	NodeOrder bool
 }
 
 // A Loop is one realm's event loop. Make it with New.
@@ -165,6 +172,9 @@ func (l *Loop) pop() func() {
 // Turn runs one turn: tasks, messages, due timers, immediates (see the
 // package doc). It returns how many callbacks ran.
 func (l *Loop) Turn() int {
+	if l.cfg.NodeOrder {
+		return l.nodeTurn()
+	}
 	ran := l.RunTasks()
 	if l.cfg.Messages != nil && !l.stopped() {
 		ran += l.cfg.Messages()
@@ -176,6 +186,23 @@ func (l *Loop) Turn() int {
 		ran += l.RunDueTimers()
 	default:
 		ran += l.RunDueTimers()
+		ran += l.RunImmediates()
+	}
+	return ran
+}
+
+// nodeTurn is a turn in Node's order (Config.NodeOrder): timers, tasks and
+// messages, immediates.
+func (l *Loop) nodeTurn() int {
+	ran := 0
+	if !l.holdTimers() {
+		ran += l.RunDueTimers()
+	}
+	ran += l.RunTasks()
+	if l.cfg.Messages != nil && !l.stopped() {
+		ran += l.cfg.Messages()
+	}
+	if !l.holdTimers() {
 		ran += l.RunImmediates()
 	}
 	return ran

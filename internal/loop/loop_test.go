@@ -92,6 +92,38 @@ func TestTurnImmediatesFirst(t *testing.T) {
 	}
 }
 
+// With NodeOrder (Node-style workers, the main program) a turn runs the due timers, then the tasks and messages
+// (poll), then the immediates (check): a timeout and an immediate a message handler queues run immediate first.
+func TestTurnNodeOrder(t *testing.T) {
+	var r recorder
+	var l *Loop
+	msgs := 0
+	l = New(Config{NodeOrder: true, Messages: func() int {
+		if msgs > 0 {
+			return 0
+		}
+		msgs++
+		r.add("message")
+		l.SetTimeout(r.fn("t-from-message"), 0)
+		l.SetImmediate(r.fn("imm-from-message"))
+		return 1
+	}})
+	l.SetTimeout(r.fn("t0"), 0)
+	l.SetImmediate(r.fn("imm0"))
+	l.Post(func() { r.add("task") })
+	waitFor(t, "the timer deadline", func() bool { d, _ := l.nextTimer(); return d == 0 })
+	l.Turn()
+	if got, want := r.String(), "t0,task,message,imm0,imm-from-message"; got != want {
+		t.Fatalf("first turn: %s, want %s", got, want)
+	}
+	r.log = nil
+	waitFor(t, "the second timer deadline", func() bool { d, _ := l.nextTimer(); return d == 0 })
+	l.Turn()
+	if got, want := r.String(), "t-from-message"; got != want {
+		t.Fatalf("second turn: %s, want %s", got, want)
+	}
+}
+
 // Timers fire in deadline order; equal deadlines in creation order.
 func TestTimerOrder(t *testing.T) {
 	var r recorder

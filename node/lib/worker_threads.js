@@ -43,10 +43,8 @@ class Worker extends EventEmitter {
 		if (options === null || typeof options !== 'object') {
 			throw new TypeError('The "options" argument must be of type object.');
 		}
-		if (options.env === SHARE_ENV) {
-			throw new Error('jsworker: SHARE_ENV is not supported: every worker has its own copy of process.env');
-		}
-		if (options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
+		const shareEnv = options.env === SHARE_ENV;
+		if (!shareEnv && options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
 			throw new TypeError('The "options.env" property must be of type object.');
 		}
 		if (options.argv !== undefined && !Array.isArray(options.argv)) {
@@ -57,7 +55,8 @@ class Worker extends EventEmitter {
 			eval: !!options.eval,
 			name: options.name === undefined ? '' : String(options.name),
 			argv: options.argv === undefined ? [] : options.argv.map(String),
-			env: options.env === undefined || options.env === null ? undefined : options.env,
+			env: shareEnv || options.env === undefined || options.env === null ? undefined : options.env,
+			shareEnv,
 			hasWorkerData: options.workerData !== undefined,
 			workerData: options.workerData,
 			transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),

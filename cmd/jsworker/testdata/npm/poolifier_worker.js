@@ -1,0 +1,2 @@
+const { ThreadWorker } = require('poolifier');
+module.exports = new ThreadWorker(({ a, b }) => a + b);

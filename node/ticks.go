@@ -1,0 +1,116 @@
+package node
+
+import (
+	"github.com/dop251/goja"
+)
+
+// process.nextTick's queue, as Node runs it: after each callback of the event loop (the main script, a timer, an
+// immediate, a message, a host task) the tick queue is drained first, then the promise jobs, then ticks those jobs
+// queued, and so on until both are empty. goja drains its job queue when the outermost call into JavaScript
+// returns, so RunCallback (core.CallbackRunner) runs the callback inside a JavaScript call (process.js's
+// runCallback) that drains the ticks before returning; the ticks promise jobs queue are drained by further calls.
+
+// tickState is the nodeState's part for process.nextTick.
+type tickState struct {
+	runTicks    goja.Callable // drains the tick queue; a tick that throws leaves the rest queued
+	runCallback goja.Callable // runCallback(): N.runLoopCallback(), then runTicks() if it reported success
+	current     func() error  // the callback runLoopCallback runs
+	currentErr  error         // what it returned
+	inCallback  bool          // a RunCallback is under way: it will drain what gets queued
+	active      bool          // process.nextTick was called once: callbacks run wrapped from then on
+	inBare      bool          // a callback runs unwrapped (before active): RunCallback drains after it
+	leftovers   bool          // RunCallback is draining ticks left before the callback it was given
+	started     bool          // the first callback (the script, or the module graph) ran: it is always wrapped
+	ticksQueued bool          // the tick queue may hold ticks RunCallback has not drained yet
+}
+
+// NodeOrder asks core for Node's event-loop phase order (core.LoopOrder).
+func (n *nodeState) NodeOrder() bool { return true }
+
+// tickNatives are process.js's natives for the tick queue.
+func (n *nodeState) tickNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
+	def("setTickRunner", 2, func(c goja.FunctionCall) goja.Value {
+		n.ticks.runTicks, _ = goja.AssertFunction(c.Argument(0))
+		n.ticks.runCallback, _ = goja.AssertFunction(c.Argument(1))
+		return goja.Undefined()
+	})
+	// runLoopCallback runs the callback RunCallback was given and reports whether it succeeded.
+	def("runLoopCallback", 0, func(goja.FunctionCall) goja.Value {
+		fn := n.ticks.current
+		n.ticks.current = nil
+		if fn != nil {
+			n.ticks.currentErr = fn()
+		}
+		return n.r.Runtime().ToValue(n.ticks.currentErr == nil)
+	})
+	// ticksScheduled notes that the queue just filled and reports whether a RunCallback will drain it.
+	def("ticksScheduled", 0, func(goja.FunctionCall) goja.Value {
+		t := &n.ticks
+		first := !t.active
+		t.ticksQueued, t.active = true, true
+		// The first tick of the realm, in an unwrapped callback, goes to a microtask (it runs after the promise
+		// jobs queued before it); later ones in that callback are drained after its jobs, as Node's.
+		return n.r.Runtime().ToValue(t.inCallback || (t.inBare && !first))
+	})
+}
+
+// RunCallback runs one callback of the loop with Node's tick semantics (core.CallbackRunner). The first (the script)
+// always runs wrapped; after it, until the realm first calls process.nextTick, callbacks run bare (the wrapping JavaScript call costs a message round trip about a third
+// of its speed); the callback that queues the first tick has it drained by a microtask, after the promise jobs that
+// callback queued before it, and the ticks queued after that are drained once its jobs are done. When fn or a tick
+// throws, the ticks left wait for the next callback of the loop, as in Node (whose processTicksAndRejections is
+// abandoned by the throw); the promise jobs queued so far still run first, goja drains them as the call returns.
+func (n *nodeState) RunCallback(fn func() error) error {
+	t := &n.ticks
+	if t.inCallback || t.runCallback == nil {
+		return fn()
+	}
+	if !t.active && t.started {
+		t.inBare = true
+		err := fn()
+		t.inBare = false
+		if err != nil || !t.active {
+			return err
+		}
+		t.inCallback = true
+		defer func() { t.inCallback = false }()
+		return n.drainLeft()
+	}
+	if t.ticksQueued && !t.leftovers {
+		// Ticks left by one that threw run before the next callback, as Node's timers do: as a callback of their
+		// own, so that what they throw is reported as they throw it.
+		t.leftovers = true
+		n.w.RunTask(func() error { return nil })
+		t.leftovers = false
+	}
+	t.inCallback, t.started = true, true
+	defer func() { t.inCallback = false }()
+	t.current, t.currentErr = fn, nil
+	t.ticksQueued = false
+	_, err := t.runCallback(goja.Undefined())
+	ferr := t.currentErr
+	t.current, t.currentErr = nil, nil
+	if ferr != nil {
+		t.ticksQueued = true
+		return ferr
+	}
+	if err != nil {
+		t.ticksQueued = true
+		return err
+	}
+	return n.drainLeft()
+}
+
+// drainLeft drains ticks queued by promise jobs after the last drain, each drain an outermost call (so the jobs
+// those ticks queue run after it), until none is left.
+func (n *nodeState) drainLeft() error {
+	t := &n.ticks
+	for t.ticksQueued && !n.w.Stopping() {
+		t.ticksQueued = false
+		if _, err := t.runTicks(goja.Undefined()); err != nil {
+			t.ticksQueued = true
+			return err
+		}
+	}
+	return nil
+}

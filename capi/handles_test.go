@@ -65,3 +65,44 @@ func TestHandleTable_Shards(t *testing.T) {
 		t.Fatalf("handle %x reused after its release", h)
 	}
 }
+
+// BenchmarkHandleTable is one value's life on the hot path: made, resolved three times, released in a scope's batch.
+// The parallel form is several host threads at once, each on its own thread id.
+func BenchmarkHandleTable(b *testing.B) {
+	life := func(tid int) {
+		h := handles.add(kindValue, tid, nil)
+		for range 3 {
+			if _, ok := handles.get(h); !ok {
+				b.Fatal("lost a handle")
+			}
+		}
+		handles.remove(h)
+	}
+	b.Run("one", func(b *testing.B) {
+		for range b.N {
+			life(7)
+		}
+	})
+	b.Run("parallel", func(b *testing.B) {
+		var next atomicInt
+		b.RunParallel(func(pb *testing.PB) {
+			tid := next.add()
+			for pb.Next() {
+				life(tid)
+			}
+		})
+	})
+}
+
+// atomicInt hands out thread ids to the parallel benchmark.
+type atomicInt struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (a *atomicInt) add() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.n++
+	return a.n
+}

@@ -187,10 +187,8 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 	}
 	if env := get("env"); !goja.IsUndefined(env) {
 		ns.envFrame = mk(env)
-	} else if n.process != nil {
-		ns.envFrame = mk(n.process.Get("env"))
 	} else {
-		ns.env = os.Environ()
+		ns.envFrame = mk(n.proc().Get("env")) // the parent's process.env, as it is now
 	}
 	if m, ok := get("envData").(*goja.Object); ok && m.Get("size").ToInteger() > 0 {
 		ns.envDataFrame = mk(m)

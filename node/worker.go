@@ -51,14 +51,15 @@ type nodeState struct {
 	code      int        // the final exit code, once the loop ended
 	codeSet   bool
 
-	errorCtor  *goja.Object // the realm's original Error constructor
-	process    *goja.Object
-	parentPort *parentPort
-	threads    *goja.Object            // the worker_threads exports, made on first require
-	modules    map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
-	ireq       goja.Value              // the require of the library's own module sources (builtins.go)
-	asyncCtx   goja.Value              // AsyncLocalStorage's current context (async_hooks.go)
-	wt         *goja.Object            // worker_threads.js's result, made on first use
+	errorCtor      *goja.Object // the realm's original Error constructor
+	process        *goja.Object // nil until first used (proc)
+	queueMicrotask goja.Value   // the realm's own queueMicrotask, for process.nextTick
+	parentPort     *parentPort
+	threads        *goja.Object            // the worker_threads exports, made on first require
+	modules        map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
+	ireq           goja.Value              // the require of the library's own module sources (builtins.go)
+	asyncCtx       goja.Value              // AsyncLocalStorage's current context (async_hooks.go)
+	wt             *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
 }
@@ -99,12 +100,12 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 	if _, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt)); err != nil {
 		return err
 	}
-	proc, err := n.makeProcess()
-	if err != nil {
+	// process is made on first use (an idle worker that never touches it saves its ~100 KiB); the queueMicrotask it
+	// schedules nextTick callbacks with is the realm's own, taken now, as an eager process.js would have.
+	n.queueMicrotask = g.Get("queueMicrotask")
+	if err := jsutil.DefineLazyGlobal(rt, "process", func() goja.Value { return n.proc() }); err != nil {
 		return err
 	}
-	n.process = proc
-	_ = g.DefineDataProperty("process", proc, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	if n.envDataFrame != nil {
 		f := n.envDataFrame
 		n.envDataFrame = nil

@@ -52,8 +52,10 @@ func TestClass_Lifecycle(t *testing.T) {
 	JSClassRelease(cls)
 	// newCtx's cleanup releases ctx again: a no-op on a stale handle.
 	if n := live(); n != before {
-		for h, e := range handles.m {
-			t.Logf("left: %x %s", h, e.kind)
+		for i := range handles.shards {
+			for h, e := range handles.shards[i].m {
+				t.Logf("left: %x %s", h, e.kind)
+			}
 		}
 		t.Fatalf("%d handles live after the release, want %d", n, before)
 	}

@@ -3,6 +3,7 @@ package capi
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // A kind is the type of object a handle names.
@@ -67,52 +68,106 @@ type entry struct {
 	obj  any
 }
 
-// handleTable is the process-wide registry of handles. Values only grow, so a released handle is never reused: a
-// stale handle is always detected, never mistaken for a newer object.
-type handleTable struct {
-	mu   sync.Mutex
-	last uintptr // the last handle given out
-	m    map[uintptr]entry
+// shardBits is log2 of the number of shards of the handle table.
+const shardBits = 6
+
+// shardMask selects a handle's shard from its offset above firstHandle.
+const shardMask = 1<<shardBits - 1
+
+// A shard is one part of the handle table, with its own lock. Every handle lives in the shard its creating thread
+// picks (tid & shardMask), so the threads of different hosts rarely share a lock, and a thread working alone takes
+// only uncontended locks.
+type shard struct {
+	mu sync.Mutex
+	m  map[uintptr]entry
+	_  [48]byte // keeps neighbouring shards' locks off one cache line
 }
 
-var handles = handleTable{last: firstHandle, m: make(map[uintptr]entry)}
+// handleTable is the process-wide registry of handles, in shards without a global lock. A handle is
+// firstHandle + seq<<shardBits + shard, seq taken from one atomic counter: values only grow, so a released handle is
+// never reused and a stale handle is always detected, never mistaken for a newer object.
+type handleTable struct {
+	seq    atomic.Uint64 // the sequence number of the last handle given out
+	shards [1 << shardBits]shard
+}
+
+var handles = newHandleTable()
+
+// newHandleTable returns an empty table.
+func newHandleTable() *handleTable {
+	t := &handleTable{}
+	for i := range t.shards {
+		t.shards[i].m = make(map[uintptr]entry)
+	}
+	return t
+}
+
+// shardOf returns the shard of handle h, or nil for a value no handle can have.
+func (t *handleTable) shardOf(h uintptr) *shard {
+	if h <= firstHandle {
+		return nil
+	}
+	return &t.shards[(h-firstHandle)&shardMask]
+}
 
 // add registers obj and returns its new handle.
 func (t *handleTable) add(k kind, tid int, obj any) uintptr {
-	t.mu.Lock()
-	t.last++
-	h := t.last
-	t.m[h] = entry{kind: k, tid: tid, obj: obj}
-	t.mu.Unlock()
+	i := uintptr(tid) & shardMask
+	h := firstHandle + uintptr(t.seq.Add(1))<<shardBits + i
+	s := &t.shards[i]
+	s.mu.Lock()
+	s.m[h] = entry{kind: k, tid: tid, obj: obj}
+	s.mu.Unlock()
 	return h
 }
 
 // get returns the entry of h.
 func (t *handleTable) get(h uintptr) (entry, bool) {
-	t.mu.Lock()
-	e, ok := t.m[h]
-	t.mu.Unlock()
+	s := t.shardOf(h)
+	if s == nil {
+		return entry{}, false
+	}
+	s.mu.Lock()
+	e, ok := s.m[h]
+	s.mu.Unlock()
 	return e, ok
 }
 
-// remove forgets every handle in hs; unknown handles are ignored.
+// remove forgets every handle in hs; unknown handles are ignored. Consecutive handles of one shard (a scope's
+// handles, all made by its thread) are removed under one lock.
 func (t *handleTable) remove(hs ...uintptr) {
-	t.mu.Lock()
+	var held *shard
 	for _, h := range hs {
-		delete(t.m, h)
+		s := t.shardOf(h)
+		if s == nil {
+			continue
+		}
+		if s != held {
+			if held != nil {
+				held.mu.Unlock()
+			}
+			s.mu.Lock()
+			held = s
+		}
+		delete(s.m, h)
 	}
-	t.mu.Unlock()
+	if held != nil {
+		held.mu.Unlock()
+	}
 }
 
 // count returns the number of live handles of kind k (every kind for 0). Tests use it to check for leaks.
 func (t *handleTable) count(k kind) int {
-	t.mu.Lock()
-	defer t.mu.Unlock()
 	n := 0
-	for _, e := range t.m {
-		if k == 0 || e.kind == k {
-			n++
+	for i := range t.shards {
+		s := &t.shards[i]
+		s.mu.Lock()
+		for _, e := range s.m {
+			if k == 0 || e.kind == k {
+				n++
+			}
 		}
+		s.mu.Unlock()
 	}
 	return n
 }

@@ -1896,6 +1896,58 @@ JSWORKER_EXPORT JSValueRef JSWorkerReceive(JSWorkerRef worker, JSContextRef ctx,
 
 /*!
 @function
+@abstract Posts a copy of each of several values to a worker, each as its own message, in order (jsworker
+ extension).
+@param worker The worker.
+@param ctx The context the values belong to (any context of the calling thread).
+@param count The number of values.
+@param values The values; NULL only if count is 0.
+@param exception As for JSWorkerPostMessage.
+@result The number of messages queued. count when all were; fewer, with the exception JSWorkerPostMessage would
+ have stored for the first one that was not (the ones before it are queued, none after it); 0 with a TypeError for
+ an invalid, NULL or other thread's worker, context or value (every handle is checked before anything is posted)
+ or for NULL values with a count above 0.
+@discussion The same as count calls of JSWorkerPostMessage, for the price of one call into the library: a host
+ that sends in bursts saves the per-call entry and checks. Never blocks. Thread: the worker's and ctx's owner
+ thread.
+*/
+JSWORKER_EXPORT size_t ZJSWorkerPostMessages(JSWorkerRef worker, JSContextRef ctx, size_t count,
+                                             const JSValueRef values[], JSValueRef *exception);
+
+/*!
+@function
+@abstract Receives up to max of the oldest messages a worker posted (jsworker extension).
+@param worker The worker.
+@param ctx The context to receive the values in (any context of the calling thread).
+@param timeoutMs How long to wait for the first message, as for JSWorkerReceive; further messages are taken only
+ if already queued, without waiting.
+@param max The capacity of values.
+@param values Receives the messages' values in order (new value handles in ctx); NULL only if max is 0.
+@param exception As for JSWorkerReceive.
+@result The number of values stored. 0 without an exception when the timeout passed or the worker has ended and was
+ drained (as JSWorkerReceive's NULL), or when max is 0. If a message cannot be read, the ones before it are
+ returned and the exception is stored (the unreadable message is consumed): check the exception whenever one was
+ passed, not only on 0. 0 with a TypeError for an invalid argument.
+@discussion Blocks the calling thread up to timeoutMs for the first message only. Thread: the worker's and ctx's
+ owner thread.
+*/
+JSWORKER_EXPORT size_t ZJSWorkerReceiveMessages(JSWorkerRef worker, JSContextRef ctx, uint64_t timeoutMs, size_t max,
+                                                JSValueRef values[], JSValueRef *exception);
+
+/*!
+@function
+@abstract Sets the Go garbage collector's target percentage for the whole process (jsworker extension).
+@param percent The new setting, as GOGC: the heap may grow by this percentage of the live heap before a collection;
+ a negative value turns the collector off (until the next call).
+@result The previous setting.
+@discussion The setting is process-wide and is the host's choice: the library never changes it itself (the GOGC
+ environment variable, read when the library is loaded, sets the start value; 100 by default). Higher values trade
+ memory for throughput on message-heavy programs. Thread: any; takes effect at once.
+*/
+JSWORKER_EXPORT int ZJSSetGCPercent(int percent);
+
+/*!
+@function
 @abstract Stops a worker as soon as possible.
 @param worker The worker. NULL, invalid or another thread's worker: nothing happens.
 @discussion Running JavaScript is interrupted at its next instruction (a long native call such as a huge sort

@@ -34,7 +34,7 @@ var builtins = map[string]func(n *nodeState) *goja.Object{
 	"fs":                   func(n *nodeState) *goja.Object { return n.jsModule(fsSource, fsNatives) },
 	"cluster":              func(n *nodeState) *goja.Object { return n.jsModule(clusterSource, nil) },
 	"tty":                  func(n *nodeState) *goja.Object { return n.jsModule(ttySource, ttyNatives) },
-	"process":              func(n *nodeState) *goja.Object { return n.process },
+	"process":              func(n *nodeState) *goja.Object { return n.proc() },
 	"internal/globals":     func(n *nodeState) *goja.Object { return n.jsModule(globalsSource, nil) },
 	"internal/comparisons": func(n *nodeState) *goja.Object { return n.jsModule(comparisonsSource, nil) },
 	"internal/inspect":     func(n *nodeState) *goja.Object { return n.jsModule(inspectSource, inspectNatives) },

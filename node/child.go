@@ -186,17 +186,16 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		return f
 	}
 	switch env := get("env"); {
-	case get("shareEnv").ToBoolean() && n.process != nil: // SHARE_ENV: one environment for both (env.go)
+	case get("shareEnv").ToBoolean(): // SHARE_ENV: one environment for both (env.go)
+		n.proc()
 		ns.envStore = n.shareEnv()
 	case !goja.IsUndefined(env):
 		ns.envFrame = mk(env)
 	case n.envStore != nil: // a copy of the parent's shared process.env as it is now
 		ns.envStore = n.envStore.copyStore()
 		ns.envCopy = true
-	case n.process != nil:
-		ns.envFrame = mk(n.process.Get("env"))
 	default:
-		ns.env = os.Environ()
+		ns.envFrame = mk(n.proc().Get("env")) // the parent's process.env, as it is now
 	}
 	if m, ok := get("envData").(*goja.Object); ok && m.Get("size").ToInteger() > 0 {
 		ns.envDataFrame = mk(m)

@@ -40,6 +40,24 @@ var execPath = sync.OnceValue(func() string {
 	return p
 })
 
+// proc returns the realm's process object, making it on the first call (the process global, require('process'), a
+// child's environment). Call it only while JavaScript runs on the realm's thread: a failure is thrown. Go code that
+// only reports to process's listeners checks n.process instead: a process never made has none.
+func (n *nodeState) proc() *goja.Object {
+	if n.process == nil {
+		p, err := n.makeProcess()
+		if err != nil {
+			var ex *goja.Exception
+			if errors.As(err, &ex) {
+				panic(ex)
+			}
+			panic(n.r.Runtime().NewGoError(err))
+		}
+		n.process = p
+	}
+	return n.process
+}
+
 // makeProcess builds the realm's process object.
 func (n *nodeState) makeProcess() (*goja.Object, error) {
 	rt := n.r.Runtime()
@@ -105,6 +123,7 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 	n.processExtraNatives(def) // process_events.go
 	n.tickNatives(def)         // ticks.go
 	natives.Set("bind", n.bind)
+	natives.Set("queueMicrotask", n.queueMicrotask)
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

@@ -54,14 +54,15 @@ type nodeState struct {
 	code      int        // the final exit code, once the loop ended
 	codeSet   bool
 
-	errorCtor  *goja.Object // the realm's original Error constructor
-	process    *goja.Object
-	parentPort *parentPort
-	threads    *goja.Object            // the worker_threads exports, made on first require
-	modules    map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
-	ireq       goja.Value              // the require of the library's own module sources (builtins.go)
-	asyncCtx   goja.Value              // AsyncLocalStorage's current context (async_hooks.go)
-	wt         *goja.Object            // worker_threads.js's result, made on first use
+	errorCtor      *goja.Object // the realm's original Error constructor
+	process        *goja.Object // nil until first used (proc)
+	queueMicrotask goja.Value   // the realm's own queueMicrotask, for process.nextTick
+	parentPort     *parentPort
+	threads        *goja.Object            // the worker_threads exports, made on first require
+	modules        map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
+	ireq           goja.Value              // the require of the library's own module sources (builtins.go)
+	asyncCtx       goja.Value              // AsyncLocalStorage's current context (async_hooks.go)
+	wt             *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
 
@@ -112,6 +113,8 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		return err
 	}
 	n.bind = bind
+	// The queueMicrotask process.nextTick schedules with is the realm's own, taken before the program runs.
+	n.queueMicrotask = g.Get("queueMicrotask")
 	proc, err := n.makeProcess()
 	if err != nil {
 		return err

@@ -2,7 +2,7 @@
 (function (EventEmitter, N) {
 'use strict';
 const defineProperty = Object.defineProperty;
-const queueMicrotask_ = queueMicrotask;
+const queueMicrotask_ = N.queueMicrotask; // the realm's own, taken before the program ran
 return function makeProcess(info) {
 	const p = new EventEmitter();
 	p.title = 'jsworker';

@@ -13,24 +13,24 @@ var Table = [][]string{
 	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, JavaScript
 	// sources and native functions, the shared goja/ast visitor.
 	{"internal/layers", "internal/leakcheck", "internal/jsutil", "internal/realmdata", "internal/gojainternal", "internal/astwalk"},
-	// 0b: the catchable stack-overflow guard, over goja internals and the visitor.
+	// 1: the catchable stack-overflow guard, over goja internals and the visitor.
 	{"internal/depthguard"},
-	// 1: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics.
+	// 2: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics.
 	{"sharedmem"},
-	// 2: structured clone (knows sharedmem to send a buffer by reference).
+	// 3: structured clone (knows sharedmem to send a buffer by reference).
 	{"clone"},
-	// 3: the parts a realm is made of, none of which knows workers: the event loop, the inspector backend, ES
+	// 4: the parts a realm is made of, none of which knows workers: the event loop, the inspector backend, ES
 	// module graphs, console formatting and text encodings.
 	{"internal/loop", "inspector", "modules", "web/console", "web/encoding"},
-	// 4: the globals every realm gets; the DevTools endpoint over the inspector.
+	// 5: the globals every realm gets; the DevTools endpoint over the inspector.
 	{"web", "inspector/devtools"},
-	// 5: the worker runtime and its Go API.
+	// 6: the worker runtime and its Go API.
 	{"core"},
-	// 6: above core: the Node layer; core's workers as endpoint targets.
+	// 7: above core: the Node layer; core's workers as endpoint targets.
 	{"node", "internal/workertargets"},
-	// 7: the C ABI's exports, handles and marshaling; test support.
+	// 8: the C ABI's exports, handles and marshaling; test support.
 	{"capi", "internal/testsupport"},
-	// 8: what is built from them: the library (cmd/libbuild), the jsworker command, examples, benchmarks, test
+	// 9: what is built from them: the library (cmd/libbuild), the jsworker command, examples, benchmarks, test
 	// programs.
 	{"cmd/...", "examples/...", "bench/...", "tests/..."},
 }

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+	"github.com/jsworker/jsworker/internal/testsupport"
 )
 
 // long bounds every wait in these tests; none of them should come close.
@@ -204,68 +205,19 @@ func (b *lockedBuffer) String() string {
 	return b.b.String()
 }
 
-type wsClient struct {
-	t *testing.T
-	c *websocket.Conn
-}
+// wsClient is the shared CDP test client (internal/testsupport) with the short names these tests use.
+type wsClient struct{ *testsupport.CDPClient }
 
-func dialWS(t *testing.T, url string) *wsClient {
-	t.Helper()
-	// The dial's context stays live as long as the connection: cancelling it
-	// may close a connection net/http still associates with the request.
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	t.Cleanup(cancel)
-	c, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.SetReadLimit(64 << 20)
-	t.Cleanup(func() { _ = c.CloseNow() })
-	return &wsClient{t, c}
-}
+func dialWS(t *testing.T, url string) *wsClient { return &wsClient{testsupport.DialCDP(t, url)} }
 
-func (w *wsClient) send(msg string) {
-	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	defer cancel()
-	if err := w.c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
-		w.t.Fatal(err)
-	}
-}
+func (w *wsClient) send(msg string) { w.Send(msg) }
 
 func (w *wsClient) until(match func(m map[string]any) bool) map[string]any {
-	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	defer cancel()
-	for {
-		_, b, err := w.c.Read(ctx)
-		if err != nil {
-			w.t.Fatalf("read: %v", err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			w.t.Fatalf("bad JSON %s", b)
-		}
-		if match(m) {
-			return m
-		}
-	}
+	return w.Until(func(m testsupport.Message) bool { return match(m) })
 }
 
 // closed reads until the server closes the connection, which it must do with status 1000.
-func (w *wsClient) closed() {
-	w.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	defer cancel()
-	for {
-		if _, _, err := w.c.Read(ctx); err != nil {
-			if st := websocket.CloseStatus(err); st != websocket.StatusNormalClosure {
-				w.t.Errorf("the connection ended with %v, want a close frame with status 1000", err)
-			}
-			return
-		}
-	}
-}
+func (w *wsClient) closed() { w.Closed() }
 
 func idIs(n float64) func(map[string]any) bool {
 	return func(m map[string]any) bool { return m["id"] == n }
@@ -377,7 +329,7 @@ func TestInspectBrk(t *testing.T) {
 	if v := c.until(idIs(8))["result"].(map[string]any)["result"].(map[string]any)["value"]; v != "function" {
 		t.Errorf("evaluate after the program's end: %v", v)
 	}
-	_ = c.c.Close(websocket.StatusNormalClosure, "")
+	_ = c.Conn().Close(websocket.StatusNormalClosure, "")
 	if code := waitExit(t, cmd); code != 0 || out.String() != "doubled 42\n" {
 		t.Errorf("exit %d, output %q", code, out.String())
 	}

@@ -266,54 +266,24 @@ func TestBadRequests(t *testing.T) {
 	}
 }
 
-// client is a test CDP client over a WebSocket.
+// client is the shared CDP test client (internal/testsupport) with the short names these tests use; c is its
+// connection, for the tests of the transport itself.
 type client struct {
-	t *testing.T
+	*testsupport.CDPClient
 	c *websocket.Conn
 }
 
 func dial(t *testing.T, url string) *client {
 	t.Helper()
-	// The dial's context stays live as long as the connection: cancelling it
-	// may close a connection net/http still associates with the request.
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	t.Cleanup(cancel)
-	c, _, err := websocket.Dial(ctx, url, nil)
-	if err != nil {
-		t.Fatalf("dial %s: %v", url, err)
-	}
-	c.SetReadLimit(64 << 20)
-	t.Cleanup(func() { _ = c.CloseNow() })
-	return &client{t, c}
+	tc := testsupport.DialCDP(t, url)
+	return &client{tc, tc.Conn()}
 }
 
-func (c *client) send(msg string) {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	defer cancel()
-	if err := c.c.Write(ctx, websocket.MessageText, []byte(msg)); err != nil {
-		c.t.Fatal(err)
-	}
-}
+func (c *client) send(msg string) { c.Send(msg) }
 
 // until reads messages until one satisfies match.
 func (c *client) until(match func(m map[string]any) bool) map[string]any {
-	c.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), long)
-	defer cancel()
-	for {
-		_, b, err := c.c.Read(ctx)
-		if err != nil {
-			c.t.Fatalf("read: %v", err)
-		}
-		var m map[string]any
-		if err := json.Unmarshal(b, &m); err != nil {
-			c.t.Fatalf("bad JSON %s", b)
-		}
-		if match(m) {
-			return m
-		}
-	}
+	return c.Until(func(m testsupport.Message) bool { return match(m) })
 }
 
 func id(n float64) func(map[string]any) bool {

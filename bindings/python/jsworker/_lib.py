@@ -60,6 +60,7 @@ class ZJSWorkerOptions(ctypes.Structure):
                 ("dedicatedThread", ctypes.c_bool), ("inspectable", ctypes.c_bool),
                 ("errorCallback", ZJSWorkerErrorCallback), ("errorUserData", ctypes.c_void_p),
                 ("waitForDebugger", ctypes.c_bool),
+                ("executionTimeLimit", ctypes.c_double),
                 ("setup", ZJSWorkerSetupCallback), ("setupUserData", ctypes.c_void_p),
                 ("consoleCallback", ZJSConsoleCallback), ("consoleUserData", ctypes.c_void_p)]
 

@@ -34,7 +34,7 @@ out.push(new TextDecoder("latin1").decode(new Uint8Array([0x63, 0x61, 0x66, 0xE9
 out.push(new TextDecoder("shift_jis").decode(new Uint8Array([0x82, 0xA0])), new TextDecoder("utf-16be").decode(new Uint8Array([0, 0x41])));
 try { d.decode("text"); } catch (x) { out.push(x.name); }
 postMessage(out.join("|"));`, core.Options{})
-	want := `14|héllo €𝄞|utf-8|utf-8|[object TextEncoder]|[object TextDecoder]|0|{"read":3,"written":5}|97 226 130 172 98|` + "\"A\uFFFDA\uFFFD\"" + `|2|€|TypeError|h𝄞|bc|abcd|d|RangeError ERR_ENCODING_NOT_SUPPORTED|café|windows-1252|あ|A|TypeError`
+	want := `14|héllo €𝄞|utf-8|utf-8|[object TextEncoder]|[object TextDecoder]|0|{"read":3,"written":5}|97 226 130 172 98|` + "\"A\uFFFDA\uFFFD\"" + `|2|€|TypeError|h𝄞|bc|abcd|d|RangeError ERR_ENCODING_NOT_SUPPORTED|café` + "\u0080" + `|windows-1252|あ|A|TypeError`
 	if v := recv(t, w, rt); v.String() != want {
 		t.Fatalf("got  %s\nwant %s", v, want)
 	}

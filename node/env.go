@@ -2,7 +2,6 @@ package node
 
 import (
 	"slices"
-	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -19,17 +18,6 @@ type envStore struct {
 	mu   sync.RWMutex
 	vals map[string]string
 	keys []string // in insertion order, as Object.keys(process.env)
-}
-
-// newEnvStore makes a store from "K=V" pairs (os.Environ's form); for a repeated key the last wins.
-func newEnvStore(pairs []string) *envStore {
-	s := &envStore{vals: make(map[string]string, len(pairs))}
-	for _, kv := range pairs {
-		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
-			s.set(k, v)
-		}
-	}
-	return s
 }
 
 // copyStore is a new store with s's variables.

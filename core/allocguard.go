@@ -4,6 +4,7 @@ import (
 	_ "embed"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
@@ -19,8 +20,13 @@ var allocGuardSource = jsutil.NewSource("jsworker:allocguard", allocGuardJS)
 // V8's limit, 2**29 − 24 code units ("Invalid string length"). See docs/limits.md.
 var MaxAllocationBytes = min(physicalMemory()/2, 32<<30)
 
-// installAllocGuard wraps the realm's allocating constructors and methods (core/js/allocguard.js).
+// installAllocGuard wraps the realm's allocating constructors and methods (core/js/allocguard.js), so that huge
+// single allocations throw a RangeError. structured clone captures the engine's typed-array constructors first: the
+// guard replaces those globals with wrappers. Every realm core makes calls it (setupRealm, OpenHostRealm).
 func installAllocGuard(rt *goja.Runtime) error {
+	if err := clone.CaptureTypedArrays(rt); err != nil {
+		return err
+	}
 	install, err := allocGuardSource.Call(rt, rt.ToValue(MaxAllocationBytes))
 	if err != nil {
 		return err

@@ -133,6 +133,9 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := installAllocGuard(rt); err != nil { // allocguard.go
+		return nil, err
+	}
 	if err := installAPIGlobals(rt, h.realm); err != nil {
 		return nil, err
 	}

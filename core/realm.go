@@ -316,13 +316,6 @@ var apiGlobals = [...]struct{ global, export string }{
 
 // installAPIGlobals defines the lazy worker-API globals of rt; mk makes (or returns) the realm's Realm.
 func installAPIGlobals(rt *goja.Runtime, mk func() *Realm) error {
-	// clone keeps the engine's typed-array constructors: the guard replaces the globals with wrappers.
-	if err := clone.CaptureTypedArrays(rt); err != nil {
-		return err
-	}
-	if err := installAllocGuard(rt); err != nil { // allocguard.go: huge single allocations throw a RangeError
-		return err
-	}
 	makerKey.Set(rt, mk)
 	for _, ag := range apiGlobals {
 		export := ag.export

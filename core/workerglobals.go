@@ -58,6 +58,9 @@ func (w *Worker) setupRealm() error {
 	if err != nil {
 		return err
 	}
+	if err := installAllocGuard(rt); err != nil { // allocguard.go
+		return err
+	}
 	if err := installAPIGlobals(rt, w.realm); err != nil {
 		return err
 	}

@@ -7,7 +7,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/internal/testsupport"
@@ -35,17 +34,7 @@ func runFile(t *testing.T, file string, argv ...string) (int, string, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan int, 1)
-	go func() { done <- p.Wait() }()
-	select {
-	case code := <-done:
-		return code, out.String(), errOut.String()
-	case <-time.After(60 * time.Second):
-		p.Worker().Terminate()
-		<-done
-		t.Fatalf("%s did not end; stdout %q stderr %q", file, out.String(), errOut.String())
-	}
-	return 0, "", ""
+	return waitProgram(t, p, file, &out, &errOut)
 }
 
 // nodeOutput runs file under node and returns its standard output; it skips the test when node is absent.

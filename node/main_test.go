@@ -7,6 +7,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/internal/testsupport"
+	"github.com/jsworker/jsworker/node"
 )
 
 func TestMain(m *testing.M) { testsupport.Main(m) }
@@ -31,4 +32,21 @@ func recv(t *testing.T, w *core.Worker, rt *goja.Runtime) goja.Value {
 		t.Fatalf("Receive: %v", err)
 	}
 	return v
+}
+
+// waitProgram waits for p, whose output goes to out and errOut, and returns its exit code and output. It fails the
+// test, naming what, if the program does not end in time.
+func waitProgram(t *testing.T, p *node.Program, what string, out, errOut *testsupport.SyncBuffer) (int, string, string) {
+	t.Helper()
+	done := make(chan int, 1)
+	go func() { done <- p.Wait() }()
+	select {
+	case code := <-done:
+		return code, out.String(), errOut.String()
+	case <-time.After(60 * time.Second):
+		p.Worker().Terminate()
+		<-done
+		t.Fatalf("%s did not end; stdout %q stderr %q", what, out.String(), errOut.String())
+	}
+	return 0, "", ""
 }

@@ -40,5 +40,5 @@ func runProgramOpts(t *testing.T, src string, opts core.Options) (int, string, s
 	if err != nil {
 		t.Fatalf("StartProgram: %v", err)
 	}
-	return p.Wait(), out.String(), errOut.String()
+	return waitProgram(t, p, "program", &out, &errOut)
 }

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
@@ -28,17 +27,7 @@ func runProgram(t *testing.T, src string, args ...string) (int, string, string) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	done := make(chan int, 1)
-	go func() { done <- p.Wait() }()
-	select {
-	case code := <-done:
-		return code, out.String(), errOut.String()
-	case <-time.After(60 * time.Second):
-		p.Worker().Terminate()
-		<-done
-		t.Fatalf("program did not end; stdout %q stderr %q", out.String(), errOut.String())
-	}
-	return 0, "", ""
+	return waitProgram(t, p, "program", &out, &errOut)
 }
 
 func TestProgram_ExitCodes(t *testing.T) {

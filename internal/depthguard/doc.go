@@ -13,7 +13,7 @@
 // call, so the check is ours, in two parts:
 //
 //   - Rewrite splices a call of the guard, a native function installed as a
-//     hidden global (GuardName), at the start of every function body of a
+//     global lexical binding no source text can name (GuardName), at the start of every function body of a
 //     parsed program (after its directive prologue; an arrow's expression
 //     body becomes a comma expression). The inserted nodes carry the body's
 //     own positions, so Error.stack and Function.prototype.toString are

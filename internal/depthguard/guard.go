@@ -2,15 +2,22 @@ package depthguard
 
 import (
 	"errors"
+	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/unistring"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
-// GuardName is the hidden global the rewritten functions call: non-writable,
-// non-enumerable and non-configurable, so a script can neither see it in
-// Object.keys(globalThis) nor disarm it.
-const GuardName = "__jsworker_depth"
+// GuardName is the name of the binding the rewritten functions call. It is a
+// global lexical binding (like a top-level let), so it is no property of the
+// global object: Object.getOwnPropertyNames and Reflect.ownKeys of globalThis
+// do not list it. Its name is not an identifier (the colon), so no source
+// text, eval included, can name it: only the calls Rewrite splices into the
+// AST reach it, and no script can read, shadow or reassign it.
+const GuardName = "jsworker:depth"
 
 // Message is the RangeError's message, V8's text.
 const Message = "Maximum call stack size exceeded"
@@ -74,8 +81,65 @@ func Install(rt *goja.Runtime, limit int) error {
 	if err := wrapRecursiveBuiltins(rt, fail); err != nil {
 		return err
 	}
-	return rt.GlobalObject().DefineDataProperty(GuardName, rt.ToValue(guard),
-		goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+	return defineHidden(rt, rt.ToValue(guard))
+}
+
+// defineHidden sets the global lexical binding GuardName of rt to v: it runs
+// the setter program (hiddenPrograms) and calls its completion value once.
+func defineHidden(rt *goja.Runtime, v goja.Value) error {
+	h := hiddenPrograms()
+	if h.err != nil {
+		return h.err
+	}
+	setter, err := rt.RunProgram(h.set)
+	if err != nil {
+		return err
+	}
+	fn, ok := goja.AssertFunction(setter)
+	if !ok {
+		return errors.New("depthguard: the setter program returned no function")
+	}
+	_, err = fn(goja.Undefined(), v)
+	return err
+}
+
+// hiddenPrograms compiles, once per process, the two programs that reach the
+// binding GuardName, which source text cannot spell: set is
+// `let NAME; (v) => { NAME = v }` and probe is `typeof NAME`, each parsed with
+// a placeholder identifier renamed in the AST.
+var hiddenPrograms = sync.OnceValue(func() hidden {
+	var h hidden
+	rename := func(src string, ids ...func(*ast.Program) *ast.Identifier) (*goja.Program, error) {
+		prg, err := goja.Parse("jsworker:depthguard", src, parser.WithDisableSourceMaps)
+		if err != nil {
+			return nil, err
+		}
+		for _, id := range ids {
+			id(prg).Name = unistring.String(GuardName)
+		}
+		return goja.CompileAST(prg, true)
+	}
+	h.set, h.err = rename("let hidden; (v) => { hidden = v }",
+		func(p *ast.Program) *ast.Identifier {
+			return p.Body[0].(*ast.LexicalDeclaration).List[0].Target.(*ast.Identifier)
+		},
+		func(p *ast.Program) *ast.Identifier {
+			arrow := p.Body[1].(*ast.ExpressionStatement).Expression.(*ast.ArrowFunctionLiteral)
+			assign := arrow.Body.(*ast.BlockStatement).List[0].(*ast.ExpressionStatement).Expression.(*ast.AssignExpression)
+			return assign.Left.(*ast.Identifier)
+		})
+	if h.err == nil {
+		h.probe, h.err = rename("typeof hidden", func(p *ast.Program) *ast.Identifier {
+			return p.Body[0].(*ast.ExpressionStatement).Expression.(*ast.UnaryExpression).Operand.(*ast.Identifier)
+		})
+	}
+	return h
+})
+
+// hidden holds the compiled programs of hiddenPrograms.
+type hidden struct {
+	set, probe *goja.Program
+	err        error
 }
 
 // DefaultLimit is the depth Ensure installs: core's DefaultMaxCallStackSize.
@@ -94,5 +158,10 @@ func Ensure(rt *goja.Runtime) error {
 
 // Installed reports whether rt has the guard.
 func Installed(rt *goja.Runtime) bool {
-	return rt.GlobalObject().Get(GuardName) != nil
+	h := hiddenPrograms()
+	if h.err != nil {
+		return false
+	}
+	v, err := rt.RunProgram(h.probe)
+	return err == nil && v.String() == "function"
 }

@@ -31,12 +31,14 @@
 mod context;
 mod error;
 mod inspector;
+mod native;
 mod string;
 mod worker;
 
 pub use context::{Context, Type, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use inspector::{ContextInspectorSession, Dispatcher, PumpResult, WorkerInspectorSession};
+pub use native::{ConsoleLevel, NativeFn, Natives};
 pub use worker::{Limits, LoadError, LoadResult, TargetInfo, TargetKind, TargetState, Worker, WorkerOptions, FOREVER};
 
 /// The raw declarations, for what the safe API does not cover.

@@ -138,6 +138,12 @@ impl Context {
         unsafe { sys::JSGlobalContextSetInspectable(self.ctx, inspectable) }
     }
 
+    /// Runs the garbage collector (`JSGarbageCollect`), then the finalizers and deallocators of what it found
+    /// unreachable in this context.
+    pub fn garbage_collect(&self) {
+        unsafe { sys::JSGarbageCollect(self.ctx) }
+    }
+
     pub fn is_inspectable(&self) -> bool {
         unsafe { sys::JSGlobalContextIsInspectable(self.ctx) }
     }

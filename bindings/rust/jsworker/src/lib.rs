@@ -28,17 +28,23 @@
 //! `jsworker-sys` links `libjsworker.so` from `JSWORKER_LIB_DIR`, else `pkg-config`'s `jsworker` package, else the
 //! repository's `build/` directory, and this crate's tests and examples get that directory as their rpath.
 
+mod bytes;
 mod context;
 mod error;
 mod inspector;
 mod native;
+mod shared;
 mod string;
+mod values;
 mod worker;
 
 pub use context::{Context, Type, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use inspector::{ContextInspectorSession, Dispatcher, PumpResult, WorkerInspectorSession};
+pub use bytes::{live_buffers, Element, TypedArrayType};
 pub use native::{ConsoleLevel, NativeFn, Natives};
+pub use shared::{notify_i32, notify_i64, SharedMemory, SharedSlice};
+pub use values::{Deferred, PromiseState};
 pub use worker::{Limits, LoadError, LoadResult, TargetInfo, TargetKind, TargetState, Worker, WorkerOptions, FOREVER};
 
 /// The raw declarations, for what the safe API does not cover.
@@ -83,5 +89,10 @@ mod tests {
         fn send_sync<T: Send + Sync>() {}
         send_sync::<crate::Error>();
         send_sync::<crate::WorkerOptions>();
+        send_sync::<crate::SharedMemory>();
+        send_sync::<crate::SharedSlice<'static>>();
+        <crate::Natives as AmbiguousIfSync<_>>::check();
+        fn send<T: Send>() {}
+        send::<crate::Natives>();
     }
 }

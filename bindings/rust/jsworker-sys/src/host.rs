@@ -57,9 +57,8 @@ pub type JSObjectDeletePropertyCallback = Option<
         exception: *mut JSValueRef,
     ) -> bool,
 >;
-pub type JSObjectGetPropertyNamesCallback = Option<
-    unsafe extern "C" fn(ctx: JSContextRef, object: JSObjectRef, propertyNames: JSPropertyNameAccumulatorRef),
->;
+pub type JSObjectGetPropertyNamesCallback =
+    Option<unsafe extern "C" fn(ctx: JSContextRef, object: JSObjectRef, propertyNames: JSPropertyNameAccumulatorRef)>;
 pub type JSObjectCallAsConstructorCallback = Option<
     unsafe extern "C" fn(
         ctx: JSContextRef,
@@ -78,7 +77,12 @@ pub type JSObjectHasInstanceCallback = Option<
     ) -> bool,
 >;
 pub type JSObjectConvertToTypeCallback = Option<
-    unsafe extern "C" fn(ctx: JSContextRef, object: JSObjectRef, type_: JSType, exception: *mut JSValueRef) -> JSValueRef,
+    unsafe extern "C" fn(
+        ctx: JSContextRef,
+        object: JSObjectRef,
+        type_: JSType,
+        exception: *mut JSValueRef,
+    ) -> JSValueRef,
 >;
 
 #[repr(C)]
@@ -162,7 +166,8 @@ pub const kJSTypedArrayTypeNone: JSTypedArrayType = 10;
 pub const kJSTypedArrayTypeBigInt64Array: JSTypedArrayType = 11;
 pub const kJSTypedArrayTypeBigUint64Array: JSTypedArrayType = 12;
 
-pub type JSTypedArrayBytesDeallocator = Option<unsafe extern "C" fn(bytes: *mut c_void, deallocatorContext: *mut c_void)>;
+pub type JSTypedArrayBytesDeallocator =
+    Option<unsafe extern "C" fn(bytes: *mut c_void, deallocatorContext: *mut c_void)>;
 
 // --- promises, worker setup, console ---------------------------------------------------------------------------
 
@@ -216,8 +221,11 @@ extern "C" {
     ) -> JSObjectRef;
     pub fn JSPropertyNameAccumulatorAddName(accumulator: JSPropertyNameAccumulatorRef, propertyName: JSStringRef);
 
-    pub fn JSValueGetTypedArrayType(ctx: JSContextRef, value: JSValueRef, exception: *mut JSValueRef)
-        -> JSTypedArrayType;
+    pub fn JSValueGetTypedArrayType(
+        ctx: JSContextRef,
+        value: JSValueRef,
+        exception: *mut JSValueRef,
+    ) -> JSTypedArrayType;
     pub fn JSObjectMakeTypedArray(
         ctx: JSContextRef,
         arrayType: JSTypedArrayType,
@@ -247,15 +255,21 @@ extern "C" {
         length: usize,
         exception: *mut JSValueRef,
     ) -> JSObjectRef;
-    pub fn JSObjectGetTypedArrayBytesPtr(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef)
-        -> *mut c_void;
+    pub fn JSObjectGetTypedArrayBytesPtr(
+        ctx: JSContextRef,
+        object: JSObjectRef,
+        exception: *mut JSValueRef,
+    ) -> *mut c_void;
     pub fn JSObjectGetTypedArrayLength(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef) -> usize;
     pub fn JSObjectGetTypedArrayByteLength(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef)
         -> usize;
     pub fn JSObjectGetTypedArrayByteOffset(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef)
         -> usize;
-    pub fn JSObjectGetTypedArrayBuffer(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef)
-        -> JSObjectRef;
+    pub fn JSObjectGetTypedArrayBuffer(
+        ctx: JSContextRef,
+        object: JSObjectRef,
+        exception: *mut JSValueRef,
+    ) -> JSObjectRef;
     pub fn JSObjectMakeArrayBufferWithBytesNoCopy(
         ctx: JSContextRef,
         bytes: *mut c_void,
@@ -264,10 +278,16 @@ extern "C" {
         deallocatorContext: *mut c_void,
         exception: *mut JSValueRef,
     ) -> JSObjectRef;
-    pub fn JSObjectGetArrayBufferBytesPtr(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef)
-        -> *mut c_void;
-    pub fn JSObjectGetArrayBufferByteLength(ctx: JSContextRef, object: JSObjectRef, exception: *mut JSValueRef)
-        -> usize;
+    pub fn JSObjectGetArrayBufferBytesPtr(
+        ctx: JSContextRef,
+        object: JSObjectRef,
+        exception: *mut JSValueRef,
+    ) -> *mut c_void;
+    pub fn JSObjectGetArrayBufferByteLength(
+        ctx: JSContextRef,
+        object: JSObjectRef,
+        exception: *mut JSValueRef,
+    ) -> usize;
 
     pub fn ZJSSharedArrayBufferCreate(ctx: JSContextRef, byteLength: usize, exception: *mut JSValueRef) -> JSObjectRef;
     pub fn ZJSSharedArrayBufferCreateWithBytesNoCopy(

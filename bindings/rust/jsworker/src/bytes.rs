@@ -217,7 +217,8 @@ impl<'c> Value<'c> {
                 Ok((p.cast(), if p.is_null() { 0 } else { n }))
             }
             Some(_) => {
-                let buffer = Value::new(self.context(), unsafe { sys::JSObjectGetTypedArrayBuffer(c, o, ptr::null_mut()) });
+                let buffer =
+                    Value::new(self.context(), unsafe { sys::JSObjectGetTypedArrayBuffer(c, o, ptr::null_mut()) });
                 if shared(buffer.raw() as sys::JSObjectRef) {
                     return Err(type_error("the typed array views a SharedArrayBuffer: use shared_memory()"));
                 }

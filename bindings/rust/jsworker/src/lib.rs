@@ -38,11 +38,11 @@ mod string;
 mod values;
 mod worker;
 
+pub use bytes::{live_buffers, Element, TypedArrayType};
 pub use context::{Context, Type, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use inspector::{ContextInspectorSession, Dispatcher, PumpResult, WorkerInspectorSession};
-pub use bytes::{live_buffers, Element, TypedArrayType};
-pub use native::{ConsoleLevel, NativeFn, Natives};
+pub use native::{set_default_setup, ConsoleLevel, NativeFn, Natives};
 pub use shared::{notify_i32, notify_i64, SharedMemory, SharedSlice};
 pub use values::{Deferred, PromiseState};
 pub use worker::{Limits, LoadError, LoadResult, TargetInfo, TargetKind, TargetState, Worker, WorkerOptions, FOREVER};

@@ -70,7 +70,8 @@ unsafe extern "C" fn call_native(
     let outcome = if f.is_null() {
         Err(Error::library("the native function was already finalized"))
     } else {
-        let raw: &[sys::JSValueRef] = if argc == 0 || argv.is_null() { &[] } else { std::slice::from_raw_parts(argv, argc) };
+        let raw: &[sys::JSValueRef] =
+            if argc == 0 || argv.is_null() { &[] } else { std::slice::from_raw_parts(argv, argc) };
         catch_unwind(AssertUnwindSafe(|| {
             let args: Vec<Value<'_>> = raw.iter().map(|&v| Value::new(&cx, v)).collect();
             // The values stay alive for the library to read: the call's handle scope releases them.
@@ -295,6 +296,53 @@ unsafe extern "C" fn setup_trampoline(
             state.failure = Some(e);
             false
         }
+    }
+}
+
+type DefaultSetup = Box<dyn Fn(&Context) -> Result<()> + Send + Sync + 'static>;
+
+/// Every default setup ever set: the library may still be calling an old one for a worker being created while a
+/// new one is set, so none is freed (there are as many as `set_default_setup` calls).
+static DEFAULT_SETUPS: std::sync::Mutex<Vec<Box<DefaultSetup>>> = std::sync::Mutex::new(Vec::new());
+
+unsafe extern "C" fn default_setup_trampoline(
+    ctx: sys::JSGlobalContextRef,
+    user_data: *mut c_void,
+    exception: *mut sys::JSValueRef,
+) -> bool {
+    let f = &*(user_data as *const DefaultSetup);
+    let cx = Context::lent(ctx);
+    let run = catch_unwind(AssertUnwindSafe(|| f(&cx)))
+        .unwrap_or_else(|p| Err(Error::library(format!("the default worker setup panicked: {}", panic_text(&*p)))));
+    match run {
+        Ok(()) => true,
+        Err(e) => {
+            if !exception.is_null() {
+                *exception = cx.error_value(&e).into_raw();
+            }
+            false
+        }
+    }
+}
+
+/// Sets the process-wide worker setup (`ZJSSetWorkerSetupCallback`): `f` runs, on the new worker's thread, for
+/// every worker created afterwards that has no setup of its own — workers created from JavaScript (`new Worker`,
+/// `worker_threads`, nested workers) and `Worker::new`/`with_options` workers — so that a plugin's own workers get
+/// the same natives. `None` removes it. `f` is `Sync` because workers start concurrently. An `Err` fails that
+/// worker's start (an `'error'` event for a worker created from JavaScript).
+pub fn set_default_setup<F>(f: Option<F>)
+where
+    F: Fn(&Context) -> Result<()> + Send + Sync + 'static,
+{
+    let mut all = DEFAULT_SETUPS.lock().unwrap_or_else(|e| e.into_inner());
+    match f {
+        Some(f) => {
+            let b: Box<DefaultSetup> = Box::new(Box::new(f));
+            let user_data = &*b as *const DefaultSetup as *mut c_void;
+            all.push(b);
+            unsafe { sys::ZJSSetWorkerSetupCallback(Some(default_setup_trampoline), user_data) };
+        }
+        None => unsafe { sys::ZJSSetWorkerSetupCallback(None, ptr::null_mut()) },
     }
 }
 

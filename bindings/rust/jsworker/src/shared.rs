@@ -171,7 +171,12 @@ impl<'c> Value<'c> {
             return Err(Error::library("ZJSSharedArrayBufferGetBytesPtr failed"));
         }
         if (p as usize) % 8 != 0 {
-            return Err(Error { kind: ErrorKind::Library, name: "Error".into(), message: "unaligned shared memory".into(), stack: None });
+            return Err(Error {
+                kind: ErrorKind::Library,
+                name: "Error".into(),
+                message: "unaligned shared memory".into(),
+                stack: None,
+            });
         }
         // SAFETY: the library keeps the bytes valid, in place and 8-byte aligned while the buffer is held; this
         // Value holds it for the returned lifetime; every access through SharedSlice is atomic.

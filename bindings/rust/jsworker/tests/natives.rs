@@ -52,10 +52,17 @@ fn worker_calls_rust_closures_on_its_thread() {
 fn errors_and_panics_are_thrown_in_javascript() {
     let natives = Natives::new()
         .function("fail", |_, _| {
-            Err(Error { kind: jsworker::ErrorKind::Exception, name: "RangeError".into(), message: "too far".into(), stack: None })
+            Err(Error {
+                kind: jsworker::ErrorKind::Exception,
+                name: "RangeError".into(),
+                message: "too far".into(),
+                stack: None,
+            })
         })
         .function("boom", |_, _| panic!("kaboom"))
-        .function("notNumber", |cx, _| cx.eval("({ valueOf() { throw new TypeError('inner') } })")?.to_number().map(|d| cx.number(d)));
+        .function("notNumber", |cx, _| {
+            cx.eval("({ valueOf() { throw new TypeError('inner') } })")?.to_number().map(|d| cx.number(d))
+        });
     let src = "const r = []; for (const f of [fail, boom, notNumber]) { try { f(); r.push('no throw') }
                catch (e) { r.push(e instanceof Error ? e.name + ': ' + e.message : String(e)) } }
                postMessage(r.join('|'))";
@@ -77,8 +84,8 @@ fn closures_are_dropped_exactly_once_when_the_worker_ends() {
             let _keep = &guard;
             Ok(cx.string("pong"))
         });
-        let w = Worker::with_natives("onmessage = () => postMessage(ping())", &WorkerOptions::default(), natives)
-            .unwrap();
+        let w =
+            Worker::with_natives("onmessage = () => postMessage(ping())", &WorkerOptions::default(), natives).unwrap();
         w.post(&ctx.number(1.0)).unwrap();
         assert_eq!(receive_string(&w, &ctx), "pong");
         drop(w); // JSWorkerRelease: the worker's thread ends, its realm's finalizers have run
@@ -130,8 +137,14 @@ fn setup_installs_values_and_its_failure_fails_creation() {
     let ctx = Context::new().unwrap();
     assert_eq!(w.receive(&ctx, TEN_S).unwrap().unwrap().to_number().unwrap(), 3.0);
 
-    let failing = Natives::new().setup(|_| Err(Error { kind: jsworker::ErrorKind::Library, name: "Error".into(),
-                                                        message: "no license".into(), stack: None }));
+    let failing = Natives::new().setup(|_| {
+        Err(Error {
+            kind: jsworker::ErrorKind::Library,
+            name: "Error".into(),
+            message: "no license".into(),
+            stack: None,
+        })
+    });
     let e = Worker::with_natives("postMessage(1)", &WorkerOptions::default(), failing).err().expect("refused");
     assert_eq!(e.message, "no license");
 
@@ -158,7 +171,11 @@ fn console_lines_reach_rust() {
     assert_eq!(receive_string(&w, &ctx), "done");
     assert_eq!(
         *lines.lock().unwrap(),
-        vec![(ConsoleLevel::Log, "a 5".to_string()), (ConsoleLevel::Warn, "w".into()), (ConsoleLevel::Error, "bad".into())]
+        vec![
+            (ConsoleLevel::Log, "a 5".to_string()),
+            (ConsoleLevel::Warn, "w".into()),
+            (ConsoleLevel::Error, "bad".into())
+        ]
     );
 
     let host_lines = Arc::new(Mutex::new(Vec::new()));

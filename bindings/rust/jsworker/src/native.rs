@@ -302,7 +302,9 @@ unsafe extern "C" fn setup_trampoline(
 type DefaultSetup = Box<dyn Fn(&Context) -> Result<()> + Send + Sync + 'static>;
 
 /// Every default setup ever set: the library may still be calling an old one for a worker being created while a
-/// new one is set, so none is freed (there are as many as `set_default_setup` calls).
+/// new one is set, so none is freed (there are as many as `set_default_setup` calls). Boxed twice: the library
+/// holds the address of the inner Box, which must not move when the Vec grows.
+#[allow(clippy::vec_box)]
 static DEFAULT_SETUPS: std::sync::Mutex<Vec<Box<DefaultSetup>>> = std::sync::Mutex::new(Vec::new());
 
 unsafe extern "C" fn default_setup_trampoline(

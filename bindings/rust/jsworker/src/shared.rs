@@ -93,7 +93,7 @@ pub struct SharedMemory {
 impl SharedMemory {
     /// `len` zero bytes, 8-byte aligned.
     pub fn new(len: usize) -> SharedMemory {
-        let words: Box<[AtomicU64]> = (0..len.div_ceil(8)).map(|_| AtomicU64::new(0)).collect();
+        let words: Box<[AtomicU64]> = (0..(len + 7) / 8).map(|_| AtomicU64::new(0)).collect();
         SharedMemory { words: Arc::new(words), len }
     }
 

@@ -16,8 +16,18 @@
 //!
 //! Every object of the library belongs to the OS thread that created it, and the library refuses calls from any
 //! other. Here that rule is the type system's: `Context`, `Value`, `Worker` and the inspector sessions are neither
-//! `Send` nor `Sync`, so they cannot reach another thread. Each thread may create its own. The only code that runs
-//! elsewhere is a module worker's loader, which runs on the worker's thread and so must be `Send`.
+//! `Send` nor `Sync`, so they cannot reach another thread. Each thread may create its own. The code that runs
+//! elsewhere — native closures and setups of a worker (`Natives`), a module worker's loader — runs on the worker's
+//! thread and so must be `Send`. Shared memory (`SharedMemory`, `SharedSlice`) is atomics only: `Send + Sync`.
+//!
+//! # The host API
+//!
+//! Rust closures as JavaScript functions (`Context::function`, `Natives`, `Worker::with_natives`,
+//! `set_default_setup`), console output to Rust (`Natives::console`, `Context::set_console`), `Vec`s moved into
+//! ArrayBuffers and typed arrays without a copy (`Context::array_buffer`, `Context::typed_array`,
+//! `Worker::post_transfer`), buffers read in place (`Value::with_bytes`, `Value::with_typed_array`),
+//! SharedArrayBuffers as atomics (`SharedMemory`, `Value::shared_memory`, `notify_i32`), promises
+//! (`Context::deferred_promise`, `Value::promise_state`). See docs/bindings.md.
 //!
 //! # Errors
 //!

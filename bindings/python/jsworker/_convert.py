@@ -17,7 +17,9 @@ copy); a jsworker.SharedArrayBuffer goes in without any copy.
 
 import ctypes
 import datetime
+import itertools
 import math
+import threading
 
 from . import _lib
 from ._lib import lib
@@ -129,6 +131,30 @@ class _Buffer:
         _release_buffer(ctypes.byref(self.view))
 
 
+_PyBUF_WRITABLE = 0x0001
+_lent = {}  # token -> (Py_buffer, object) lent to JavaScript by a transfer, until the buffer's deallocator runs
+_lent_lock = threading.Lock()
+_lent_tokens = itertools.count(1)
+
+
+def _give_back(_bytes, token):
+    """The NoCopy deallocator of a transferred Python buffer: ends the buffer-protocol export (any thread; the ctypes
+    thunk holds the GIL; the library is not called)."""
+    with _lent_lock:
+        lent = _lent.pop(token, None)
+    if lent is not None:
+        _release_buffer(ctypes.byref(lent[0]))
+
+
+_GIVE_BACK = _lib.JSTypedArrayBytesDeallocator(_give_back)
+
+
+def lent_buffers():
+    """How many Python buffers JavaScript holds without a copy (transferred, not yet given back)."""
+    with _lent_lock:
+        return len(_lent)
+
+
 class Exc:
     """An exception out-parameter: ``ref`` to pass, ``value`` to read."""
 
@@ -170,6 +196,7 @@ class Marshal:
         # A host context (Context, a Worker's message context) may keep a JavaScript SharedArrayBuffer alive for
         # Python; a worker's context lent to a callback may not (its realm ends with the worker).
         self.host = host
+        self.transfer = None  # during a post with a transfer list: {id(buffer): its converted Uint8Array or None}
         src = make_string(_HELPERS)
         exc = Exc()
         try:
@@ -312,6 +339,31 @@ class Marshal:
                 ctypes.memmove(lib.JSObjectGetTypedArrayBytesPtr(self.ctx, ta, None), address, n)
         return ta
 
+    def lend(self, x):
+        """A Uint8Array over x's own memory (NoCopy), for a transfer: x stays exported (a bytearray cannot resize)
+        until the receiving side lets the buffer go. The same object met twice gives the same array."""
+        done = self.transfer.get(id(x))
+        if done is not None:
+            return done
+        if not _lib.has_shared:
+            raise TypeError("jsworker: this libjsworker.so cannot lend memory (no NoCopy typed arrays)")
+        view = _PyBuffer()
+        try:
+            _get_buffer(x, ctypes.byref(view), _PyBUF_C_CONTIGUOUS | _PyBUF_WRITABLE)
+        except BufferError:
+            raise TypeError("jsworker: only a writable C-contiguous buffer (a bytearray, a writable memoryview) can "
+                            "be transferred without a copy; %s is not one" % type(x).__name__) from None
+        token = next(_lent_tokens)
+        with _lent_lock:
+            _lent[token] = (view, x)
+        exc = Exc()
+        ta = lib.JSObjectMakeTypedArrayWithBytesNoCopy(self.ctx, _lib.kJSTypedArrayTypeUint8Array,
+                                                       view.buf if view.len else None, view.len, _GIVE_BACK,
+                                                       token, exc.ref)
+        self.check(exc)  # on failure the deallocator has given the buffer back already
+        self.transfer[id(x)] = ta
+        return ta
+
     def text(self, v):
         """The string form of v (ToString)."""
         exc = Exc()
@@ -343,6 +395,8 @@ class Marshal:
                 raise self.error(exc)
             return v
         if isinstance(x, (bytes, bytearray, memoryview)):
+            if self.transfer is not None and id(x) in self.transfer:
+                return self.lend(x)
             if _lib.has_bytes:
                 return self._make_bytes(x)
             return self.call_helper("fromLatin1", self.string(bytes(x).decode("latin-1")))

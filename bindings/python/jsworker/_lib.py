@@ -219,6 +219,8 @@ _SHARED_PROTOTYPES = {
                                                        ctypes.c_void_p, _E]),
     "ZJSSharedArrayBufferGetBytesPtr": (ctypes.c_void_p, [_H, _V, ctypes.POINTER(_Z), _E]),
     "ZJSAtomicsNotify": (_Z, [ctypes.c_void_p, _Z]),
+    "JSObjectMakeTypedArrayWithBytesNoCopy": (_V, [_H, _I, ctypes.c_void_p, _Z, JSTypedArrayBytesDeallocator,
+                                                   ctypes.c_void_p, _E]),
 }
 has_shared = all(hasattr(lib, n) for n in _SHARED_PROTOTYPES)
 if has_shared:

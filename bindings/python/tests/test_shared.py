@@ -148,3 +148,43 @@ class BytesCopiesTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class TransferTest(unittest.TestCase):
+    def test_a_bytearray_moves_to_a_worker_without_a_copy(self):
+        from jsworker._convert import lent_buffers
+        big = bytearray(range(256)) * (1 << 16)  # 16 MiB
+        ctx = jsworker.Context()
+        with Worker("onmessage = (e) => { const u = e.data.payload; u[0] = 99;"
+                    " postMessage([u.length, u[5], u.buffer.byteLength]); }") as w:
+            tracemalloc.start()
+            try:
+                w.post({"payload": big}, transfer=[big])
+                _, peak = tracemalloc.get_traced_memory()
+            finally:
+                tracemalloc.stop()
+            self.assertLess(peak, 1 << 20, "nothing of the 16 MiB was copied in Python")
+            self.assertEqual(w.receive(timeout=20), [len(big), 5, len(big)])
+            self.assertEqual(big[0], 99, "the worker wrote into the bytearray's own memory")
+            with self.assertRaises(BufferError):
+                big.append(0)  # exported while JavaScript holds it
+        # The worker is gone: once collected, the buffer is given back and the bytearray is free again.
+        wait_for("the bytearray to be given back",
+                 lambda: (jsworker._lib.lib.JSGarbageCollect(ctx._handle), lent_buffers() == 0)[-1])
+        big.append(0)
+        ctx.close()
+
+    def test_only_writable_buffers_are_lent(self):
+        with Worker("onmessage = (e) => postMessage(e.data.length)") as w:
+            with self.assertRaises(TypeError):
+                w.post(b"abc", transfer=[b"abc"])
+            small = bytearray(b"xyz")
+            w.post([small, small], transfer=[small])  # the same buffer twice: one array, one transfer
+            self.assertEqual(w.receive(timeout=20), 2)
+            w.post(memoryview(bytearray(8)), transfer=())  # no transfer: an ordinary copy
+            self.assertEqual(w.receive(timeout=20), 8)
+        from jsworker._convert import lent_buffers
+        with jsworker.Context() as ctx:
+            wait_for("the lent buffer to be given back",
+                     lambda: (jsworker._lib.lib.JSGarbageCollect(ctx._handle), lent_buffers() == 0)[-1])
+        small.append(0)

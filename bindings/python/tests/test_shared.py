@@ -188,3 +188,21 @@ class TransferTest(unittest.TestCase):
             wait_for("the lent buffer to be given back",
                      lambda: (jsworker._lib.lib.JSGarbageCollect(ctx._handle), lent_buffers() == 0)[-1])
         small.append(0)
+
+
+class NativesSeeSharedMemoryTest(unittest.TestCase):
+    def test_a_native_gets_the_python_buffer_back(self):
+        sab = SharedArrayBuffer(8)
+        got = []
+
+        def touch(s, made_in_worker):
+            got.append((s is sab, type(made_in_worker).__name__))
+            s.cast("i")[0] = 1234  # the worker reads it right after the call
+            return True
+
+        with Worker("onmessage = (e) => { touch(e.data, new SharedArrayBuffer(4));"
+                    " postMessage(new Int32Array(e.data)[0]); }", natives={"touch": touch}) as w:
+            w.post(sab)
+            self.assertEqual(w.receive(timeout=20), 1234)
+        # Python's own buffer comes back as itself; one the worker made is copied (its realm ends with the worker).
+        self.assertEqual(got, [(True, "bytes")])

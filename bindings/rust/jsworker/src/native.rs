@@ -348,28 +348,50 @@ where
     }
 }
 
+/// Natives made ready for one creation: the setup's state (no longer referenced once the creating call returned,
+/// which waits for the setup) and the console callback (referenced until the worker is released).
+pub(crate) struct Prepared {
+    state: Box<SetupState>,
+    console: Option<Box<ConsoleBox>>,
+}
+
+impl Natives {
+    pub(crate) fn prepare(self) -> Prepared {
+        let Natives { functions, setup, console } = self;
+        Prepared { state: Box::new(SetupState { functions, setup, failure: None }), console: console.map(Box::new) }
+    }
+}
+
+impl Prepared {
+    /// Points the options' setup and console callbacks at this.
+    pub(crate) fn apply(&mut self, raw: &mut sys::ZJSWorkerOptions) {
+        raw.setup = Some(setup_trampoline);
+        raw.setupUserData = (&mut *self.state) as *mut SetupState as *mut c_void;
+        if let Some(c) = &self.console {
+            raw.consoleCallback = Some(console_trampoline);
+            raw.consoleUserData = &**c as *const ConsoleBox as *mut c_void;
+        }
+    }
+
+    /// The creation's outcome: the worker keeps the console callback; a failed setup's own Error replaces the
+    /// library's message.
+    pub(crate) fn finish(mut self, created: Result<Worker>) -> Result<Worker> {
+        match created {
+            Ok(mut w) => {
+                w.host = self.console.map(|c| c as Box<dyn Any>);
+                Ok(w)
+            }
+            Err(e) => Err(self.state.failure.take().unwrap_or(e)),
+        }
+    }
+}
+
 impl Worker {
     /// Starts a worker whose realm first gets `natives` (functions, setup, console; see `Natives`), then runs
     /// `source`. Err: the setup's own Error if it failed, a SyntaxError for the script.
     pub fn with_natives(source: &str, options: &WorkerOptions, natives: Natives) -> Result<Worker> {
-        let Natives { functions, setup, console } = natives;
-        let mut state = Box::new(SetupState { functions, setup, failure: None });
-        let console: Option<Box<ConsoleBox>> = console.map(Box::new);
-        let created = Worker::create(source, options, |raw| {
-            raw.setup = Some(setup_trampoline);
-            raw.setupUserData = (&mut *state) as *mut SetupState as *mut c_void;
-            if let Some(c) = &console {
-                raw.consoleCallback = Some(console_trampoline);
-                raw.consoleUserData = &**c as *const ConsoleBox as *mut c_void;
-            }
-        });
-        // The setup ran (or failed) before the creation returned: its state is no longer referenced.
-        match created {
-            Ok(mut w) => {
-                w.host = console.map(|c| c as Box<dyn Any>);
-                Ok(w)
-            }
-            Err(e) => Err(state.failure.take().unwrap_or(e)),
-        }
+        let mut prepared = natives.prepare();
+        let created = Worker::create(source, options, |raw| prepared.apply(raw));
+        prepared.finish(created)
     }
 }

@@ -295,9 +295,37 @@ mod modules {
         where
             F: FnMut(&str, Option<&str>) -> LoadResult + Send + 'static,
         {
-            let opts = options.to_c()?;
+            Worker::create_module(entry_path, source, Box::new(loader), options, |_| {})
+        }
+
+        /// `Worker::module` whose realm first gets `natives` (see `Worker::with_natives`).
+        pub fn module_with_natives<F>(
+            entry_path: &str,
+            source: &str,
+            loader: F,
+            options: &WorkerOptions,
+            natives: crate::Natives,
+        ) -> Result<Worker>
+        where
+            F: FnMut(&str, Option<&str>) -> LoadResult + Send + 'static,
+        {
+            let mut prepared = natives.prepare();
+            let created =
+                Worker::create_module(entry_path, source, Box::new(loader), options, |raw| prepared.apply(raw));
+            prepared.finish(created)
+        }
+
+        fn create_module(
+            entry_path: &str,
+            source: &str,
+            loader: Loader,
+            options: &WorkerOptions,
+            customize: impl FnOnce(&mut sys::ZJSWorkerOptions),
+        ) -> Result<Worker> {
+            let mut opts = options.to_c()?;
+            customize(&mut opts.raw);
             let path = CString::new(entry_path).map_err(|_| Error::library("the entry path contains a NUL byte"))?;
-            let mut boxed: Box<Loader> = Box::new(Box::new(loader));
+            let mut boxed: Box<Loader> = Box::new(loader);
             let user_data = (&mut *boxed) as *mut Loader as *mut c_void;
             let mut why: sys::JSStringRef = ptr::null_mut();
             let w = unsafe {

@@ -24,7 +24,7 @@ pub(crate) type OwnerThread = PhantomData<*mut ()>;
 pub struct Context {
     ctx: sys::JSGlobalContextRef,
     /// false for a worker's context lent to a callback (setup, native function): not released on drop.
-    owned: bool,
+    pub(crate) owned: bool,
     /// Borrows of buffer bytes (`Value::with_bytes`): n > 0 shared, -1 exclusive. No JavaScript runs meanwhile.
     pub(crate) byte_borrows: Cell<isize>,
     /// The console callback set with `set_console`, freed after the context.

@@ -159,11 +159,15 @@ impl Context {
 
     /// Sends this context's console output to `f(level, line)` instead of stdout/stderr (`None` restores them).
     /// `line` is what the console would print, without its newline. `f` runs on this thread, inside the call that
-    /// ran the script.
-    pub fn set_console<F>(&self, f: Option<F>)
+    /// ran the script. Err on a context lent to a callback (a worker's): give a worker's console callback with
+    /// `Natives::console`, which lives as long as the worker.
+    pub fn set_console<F>(&self, f: Option<F>) -> Result<()>
     where
         F: Fn(ConsoleLevel, &str) + Send + 'static,
     {
+        if !self.owned {
+            return Err(Error::library("set_console on a lent context: use Natives::console for a worker"));
+        }
         let mut slot = self.console.borrow_mut();
         match f {
             Some(f) => {
@@ -177,6 +181,7 @@ impl Context {
                 *slot = None;
             }
         }
+        Ok(())
     }
 }
 

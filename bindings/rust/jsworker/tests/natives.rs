@@ -157,6 +157,17 @@ fn setup_installs_values_and_its_failure_fails_creation() {
 }
 
 #[test]
+fn a_lent_context_refuses_set_console() {
+    let natives = Natives::new().setup(|cx| {
+        let refused = cx.set_console(Some(|_: ConsoleLevel, _: &str| {})).is_err();
+        cx.global().set("refused", &cx.boolean(refused))
+    });
+    let w = Worker::with_natives("postMessage(refused)", &WorkerOptions::default(), natives).unwrap();
+    let ctx = Context::new().unwrap();
+    assert!(w.receive(&ctx, TEN_S).unwrap().unwrap().to_bool());
+}
+
+#[test]
 fn console_lines_reach_rust() {
     let lines = Arc::new(Mutex::new(Vec::new()));
     let sink = lines.clone();
@@ -180,9 +191,10 @@ fn console_lines_reach_rust() {
 
     let host_lines = Arc::new(Mutex::new(Vec::new()));
     let sink = host_lines.clone();
-    ctx.set_console(Some(move |level, line: &str| sink.lock().unwrap().push((level, line.to_string()))));
+    ctx.set_console(Some(move |level, line: &str| sink.lock().unwrap().push((level, line.to_string())))).unwrap();
     ctx.eval("console.info({ a: 1 }); console.debug('d')").unwrap();
-    ctx.set_console(None::<fn(ConsoleLevel, &str)>);
+    ctx.set_console(None::<fn(ConsoleLevel, &str)>).unwrap();
+    ctx.eval("console.log('to stdout again')").unwrap();
     assert_eq!(
         *host_lines.lock().unwrap(),
         vec![(ConsoleLevel::Info, "{ a: 1 }".to_string()), (ConsoleLevel::Debug, "d".into())]

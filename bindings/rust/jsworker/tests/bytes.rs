@@ -115,13 +115,21 @@ fn a_vec_transferred_to_a_worker_is_dropped_once_it_is_done_with() {
     wait_live(&Context::new().unwrap(), 0); // what the other tests made is given back
     let base = 0;
     let ctx = Context::new().unwrap();
-    let w = Worker::new("onmessage = (e) => postMessage([e.data.byteLength, new Uint8Array(e.data)[12345]])").unwrap();
+    let w = Worker::new(
+        "onmessage = (e) => { const u = new Uint8Array(e.data); const was = u[12345]; u[12345] = 42;
+                              globalThis.keep = e.data; postMessage([e.data.byteLength, was]); }",
+    )
+    .unwrap();
     let mb16 = vec![7u8; 16 << 20];
+    let addr = mb16.as_ptr() as usize;
     let ab = ctx.array_buffer(mb16).unwrap();
     w.post_transfer(&ab, &[&ab]).unwrap();
     assert_eq!(ab.to_bytes().unwrap().len(), 0, "the sender's buffer is detached");
     let reply = w.receive(&ctx, TEN_S).unwrap().unwrap();
     assert_eq!(reply.to_json(0).unwrap().unwrap(), "[16777216,7]");
+    // The worker wrote into the Vec's own memory (it still holds the buffer, so the Vec is alive): no copy was
+    // made on the way. Its write happened before its reply was posted, which we received.
+    assert_eq!(unsafe { std::ptr::read_volatile((addr + 12345) as *const u8) }, 42);
     drop(reply);
     drop(ab);
     drop(w);
@@ -135,4 +143,30 @@ fn a_vec_transferred_to_a_worker_is_dropped_once_it_is_done_with() {
     w.terminate();
     drop(w);
     wait_live(&ctx, base);
+}
+
+#[test]
+fn a_worker_native_reads_its_argument_in_place() {
+    use jsworker::{Natives, WorkerOptions};
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner()); // asset() makes a buffer over a Vec
+    let natives = Natives::new()
+        .function("sum", |cx, args| {
+            let total: f64 = args[0].with_typed_array(|xs: &[f64]| xs.iter().sum())?;
+            Ok(cx.number(total))
+        })
+        .function("fill", |cx, args| {
+            args[0].with_bytes_mut(|b| b.fill(9))?;
+            Ok(cx.undefined())
+        })
+        .function("asset", |cx, _| cx.typed_array(vec![1i32, 2, 3]));
+    let w = Worker::with_natives(
+        "const u = new Uint8Array(4); fill(u.subarray(1, 3));
+         postMessage([sum(new Float64Array([0.5, 1.5, 2])), Array.from(u), Array.from(asset())])",
+        &WorkerOptions::default(),
+        natives,
+    )
+    .unwrap();
+    let ctx = Context::new().unwrap();
+    let got = w.receive(&ctx, TEN_S).unwrap().unwrap();
+    assert_eq!(got.to_json(0).unwrap().unwrap(), "[4,[0,9,9,0],[1,2,3]]");
 }

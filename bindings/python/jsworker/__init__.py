@@ -25,13 +25,14 @@ from ._lib import LibraryNotFound
 from .context import Context, Globals
 from .errors import Error, InspectorError, JSError, ReleasedError, WorkerClosedError, WrongThreadError
 from .inspector import ContextInspectorSession, PumpResult, WorkerInspectorSession
+from .shared import SharedArrayBuffer
 from .worker import Limits, TargetInfo, TargetKind, TargetState, Worker
 
 __all__ = [
     "Context", "ContextInspectorSession", "Error", "Globals", "InspectorError", "JS", "JSError", "LibraryNotFound",
-    "Limits", "Opaque", "PumpResult", "ReleasedError", "TargetInfo", "TargetKind", "TargetState", "Worker",
-    "WorkerClosedError", "WorkerInspectorSession", "WrongThreadError", "collect", "has_module_workers",
-    "library_path", "library_version", "live_handles",
+    "Limits", "Opaque", "PumpResult", "ReleasedError", "SharedArrayBuffer", "TargetInfo", "TargetKind",
+    "TargetState", "Worker", "WorkerClosedError", "WorkerInspectorSession", "WrongThreadError", "collect",
+    "has_module_workers", "library_path", "library_version", "live_handles",
 ]
 
 __version__ = "0.2.0"

@@ -2,21 +2,29 @@
 
 Python to JavaScript: None -> null, bool, int (a number up to 2**53, a BigInt beyond), float, str (exact, lone
 surrogates included), list/tuple -> Array, dict (str keys) -> plain object, bytes/bytearray/memoryview ->
-Uint8Array, datetime -> Date, JS("expression") -> the expression's value.
+Uint8Array, jsworker.SharedArrayBuffer -> SharedArrayBuffer (the same bytes), datetime -> Date, JS("expression") ->
+the expression's value.
 
 JavaScript to Python: undefined and null -> None, booleans, numbers (int when integral and exact, else float),
-strings, BigInt -> int, arrays -> list, ArrayBuffer / SharedArrayBuffer / typed arrays / DataView -> bytes (a copy of
-the viewed bytes), Date -> datetime (UTC), other objects -> dict of their own enumerable properties; a function or a
-symbol becomes an Opaque (its type and string form).
+strings, BigInt -> int, arrays -> list, SharedArrayBuffer -> jsworker.SharedArrayBuffer over the same bytes (in a
+host context; a copy as bytes inside a worker's native callback unless the bytes are a Python SharedArrayBuffer's),
+ArrayBuffer / typed arrays / DataView -> bytes (one copy of the viewed bytes), Date -> datetime (UTC), other objects
+-> dict of their own enumerable properties; a function or a symbol becomes an Opaque (its type and string form).
+
+Bytes-like values go into JavaScript with one memmove from their own memory (the buffer protocol, no Python-side
+copy); a jsworker.SharedArrayBuffer goes in without any copy.
 """
 
 import ctypes
 import datetime
+import itertools
 import math
+import threading
 
 from . import _lib
 from ._lib import lib
 from .errors import JSError
+from .shared import SharedArrayBuffer, _by_address
 
 MAX_DEPTH = 256
 _SAFE = 2**53
@@ -87,6 +95,66 @@ class JS:
         return "JS(%r)" % self.expression
 
 
+class _PyBuffer(ctypes.Structure):
+    """CPython's Py_buffer (Include/pybuffer.h), for PyObject_GetBuffer."""
+    _fields_ = [("buf", ctypes.c_void_p), ("obj", ctypes.py_object), ("len", ctypes.c_ssize_t),
+                ("itemsize", ctypes.c_ssize_t), ("readonly", ctypes.c_int), ("ndim", ctypes.c_int),
+                ("format", ctypes.c_char_p), ("shape", ctypes.c_void_p), ("strides", ctypes.c_void_p),
+                ("suboffsets", ctypes.c_void_p), ("internal", ctypes.c_void_p)]
+
+
+_get_buffer = ctypes.pythonapi.PyObject_GetBuffer
+_get_buffer.argtypes, _get_buffer.restype = [ctypes.py_object, ctypes.POINTER(_PyBuffer), ctypes.c_int], ctypes.c_int
+_release_buffer = ctypes.pythonapi.PyBuffer_Release
+_release_buffer.argtypes, _release_buffer.restype = [ctypes.POINTER(_PyBuffer)], None
+_PyBUF_C_CONTIGUOUS = 0x0020 | 0x0008  # PyBUF_C_CONTIGUOUS includes PyBUF_STRIDES
+
+
+class _Buffer:
+    """``with _Buffer(obj) as (address, length)``: the address of a C-contiguous buffer's bytes, exported through
+    the buffer protocol (so that a bytearray cannot be resized meanwhile), without a copy; a non-contiguous one is
+    copied once into a bytes object first."""
+
+    def __init__(self, obj):
+        self.obj = obj
+        self.view = _PyBuffer()
+
+    def __enter__(self):
+        try:
+            _get_buffer(self.obj, ctypes.byref(self.view), _PyBUF_C_CONTIGUOUS)
+        except BufferError:
+            self.obj = memoryview(self.obj).tobytes()
+            _get_buffer(self.obj, ctypes.byref(self.view), _PyBUF_C_CONTIGUOUS)
+        return self.view.buf, self.view.len
+
+    def __exit__(self, *exc):
+        _release_buffer(ctypes.byref(self.view))
+
+
+_PyBUF_WRITABLE = 0x0001
+_lent = {}  # token -> (Py_buffer, object) lent to JavaScript by a transfer, until the buffer's deallocator runs
+_lent_lock = threading.Lock()
+_lent_tokens = itertools.count(1)
+
+
+def _give_back(_bytes, token):
+    """The NoCopy deallocator of a transferred Python buffer: ends the buffer-protocol export (any thread; the ctypes
+    thunk holds the GIL; the library is not called)."""
+    with _lent_lock:
+        lent = _lent.pop(token, None)
+    if lent is not None:
+        _release_buffer(ctypes.byref(lent[0]))
+
+
+_GIVE_BACK = _lib.JSTypedArrayBytesDeallocator(_give_back)
+
+
+def lent_buffers():
+    """How many Python buffers JavaScript holds without a copy (transferred, not yet given back)."""
+    with _lent_lock:
+        return len(_lent)
+
+
 class Exc:
     """An exception out-parameter: ``ref`` to pass, ``value`` to read."""
 
@@ -123,8 +191,12 @@ def take_string(h):
 class Marshal:
     """Conversions in one context. Must be used on the context's thread, inside a handle scope of the caller's."""
 
-    def __init__(self, ctx):
+    def __init__(self, ctx, host=False):
         self.ctx = ctx
+        # A host context (Context, a Worker's message context) may keep a JavaScript SharedArrayBuffer alive for
+        # Python; a worker's context lent to a callback may not (its realm ends with the worker).
+        self.host = host
+        self.transfer = None  # during a post with a transfer list: {id(buffer): its converted Uint8Array or None}
         src = make_string(_HELPERS)
         exc = Exc()
         try:
@@ -205,6 +277,9 @@ class Marshal:
                 out.append(self.to_python(item, depth + 1))
             return out
         if kind == "bytes":
+            sab = self._shared(v)
+            if sab is not None:
+                return sab
             b = self._read_bytes(v)
             if b is not None:
                 return b
@@ -237,14 +312,56 @@ class Marshal:
                 p += lib.JSObjectGetTypedArrayByteOffset(ctx, v, None)
         return ctypes.string_at(p, n) if p and n else b""
 
+    def _shared(self, v):
+        """The Python SharedArrayBuffer for a JavaScript one (the same bytes, no copy), or None: not a
+        SharedArrayBuffer, or JavaScript's own memory in a context that cannot keep it alive (a copy then)."""
+        if not _lib.has_shared:
+            return None
+        n = ctypes.c_size_t()
+        p = lib.ZJSSharedArrayBufferGetBytesPtr(self.ctx, v, ctypes.byref(n), None)
+        if not p:
+            return None
+        known = _by_address.get(p)
+        if known is not None and known.size == n.value:
+            return known
+        if not self.host:
+            return None
+        return SharedArrayBuffer._wrap(self.ctx, v, p, n.value)
+
     def _make_bytes(self, x):
-        """A new Uint8Array holding a copy of x (one memmove), as the Latin-1 helper makes."""
-        data = bytes(x) if not isinstance(x, bytes) else x
+        """A new Uint8Array holding a copy of x: one memmove from x's own memory into the array's (no Python-side
+        copy for any C-contiguous buffer: bytes, bytearray, memoryview slices, array.array, ...)."""
+        with _Buffer(x) as (address, n):
+            exc = Exc()
+            ta = lib.JSObjectMakeTypedArray(self.ctx, _lib.kJSTypedArrayTypeUint8Array, n, exc.ref)
+            self.check(exc)
+            if n:
+                ctypes.memmove(lib.JSObjectGetTypedArrayBytesPtr(self.ctx, ta, None), address, n)
+        return ta
+
+    def lend(self, x):
+        """A Uint8Array over x's own memory (NoCopy), for a transfer: x stays exported (a bytearray cannot resize)
+        until the receiving side lets the buffer go. The same object met twice gives the same array."""
+        done = self.transfer.get(id(x))
+        if done is not None:
+            return done
+        if not _lib.has_shared:
+            raise TypeError("jsworker: this libjsworker.so cannot lend memory (no NoCopy typed arrays)")
+        view = _PyBuffer()
+        try:
+            _get_buffer(x, ctypes.byref(view), _PyBUF_C_CONTIGUOUS | _PyBUF_WRITABLE)
+        except BufferError:
+            raise TypeError("jsworker: only a writable C-contiguous buffer (a bytearray, a writable memoryview) can "
+                            "be transferred without a copy; %s is not one" % type(x).__name__) from None
+        token = next(_lent_tokens)
+        with _lent_lock:
+            _lent[token] = (view, x)
         exc = Exc()
-        ta = lib.JSObjectMakeTypedArray(self.ctx, _lib.kJSTypedArrayTypeUint8Array, len(data), exc.ref)
-        self.check(exc)
-        if data:
-            ctypes.memmove(lib.JSObjectGetTypedArrayBytesPtr(self.ctx, ta, None), data, len(data))
+        ta = lib.JSObjectMakeTypedArrayWithBytesNoCopy(self.ctx, _lib.kJSTypedArrayTypeUint8Array,
+                                                       view.buf if view.len else None, view.len, _GIVE_BACK,
+                                                       token, exc.ref)
+        self.check(exc)  # on failure the deallocator has given the buffer back already
+        self.transfer[id(x)] = ta
         return ta
 
     def text(self, v):
@@ -272,7 +389,14 @@ class Marshal:
             return lib.JSValueMakeNumber(ctx, x)
         if isinstance(x, str):
             return self.string(x)
+        if isinstance(x, SharedArrayBuffer):
+            v, exc = x._to_js(ctx)
+            if exc:
+                raise self.error(exc)
+            return v
         if isinstance(x, (bytes, bytearray, memoryview)):
+            if self.transfer is not None and id(x) in self.transfer:
+                return self.lend(x)
             if _lib.has_bytes:
                 return self._make_bytes(x)
             return self.call_helper("fromLatin1", self.string(bytes(x).decode("latin-1")))

@@ -212,6 +212,22 @@ if has_bytes:
         _f.restype, _f.argtypes = _res, _args
 kJSTypedArrayTypeUint8Array, kJSTypedArrayTypeArrayBuffer, kJSTypedArrayTypeNone = 3, 9, 10
 
+# Memory shared with C (issue 15): SharedArrayBuffers over Python memory, and Atomics.notify from any thread.
+JSTypedArrayBytesDeallocator = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_SHARED_PROTOTYPES = {
+    "ZJSSharedArrayBufferCreateWithBytesNoCopy": (_V, [_H, ctypes.c_void_p, _Z, JSTypedArrayBytesDeallocator,
+                                                       ctypes.c_void_p, _E]),
+    "ZJSSharedArrayBufferGetBytesPtr": (ctypes.c_void_p, [_H, _V, ctypes.POINTER(_Z), _E]),
+    "ZJSAtomicsNotify": (_Z, [ctypes.c_void_p, _Z]),
+    "JSObjectMakeTypedArrayWithBytesNoCopy": (_V, [_H, _I, ctypes.c_void_p, _Z, JSTypedArrayBytesDeallocator,
+                                                   ctypes.c_void_p, _E]),
+}
+has_shared = all(hasattr(lib, n) for n in _SHARED_PROTOTYPES)
+if has_shared:
+    for _name, (_res, _args) in _SHARED_PROTOTYPES.items():
+        _f = getattr(lib, _name)
+        _f.restype, _f.argtypes = _res, _args
+
 has_modules = all(hasattr(lib, n) for n in _OPTIONAL_PROTOTYPES)
 if has_modules:
     for _name, (_res, _args) in _OPTIONAL_PROTOTYPES.items():

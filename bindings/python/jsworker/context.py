@@ -36,7 +36,7 @@ class Context(_owner.Owned):
         if not h:
             raise Error("jsworker: JSGlobalContextCreate failed")
         self._own(h)
-        self._marshal = Marshal(h)
+        self._marshal = Marshal(h, host=True)
         self.globals = Globals(self)
 
     def _release_function(self):

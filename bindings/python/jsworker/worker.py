@@ -186,20 +186,33 @@ class Worker(_owner.Owned):
     def _ctx(self):
         return self._context if self._context is not None else _thread_context()
 
-    def post(self, value):
+    def post(self, value, transfer=()):
         """Sends a copy of value (structured clone). Raises JSError: ``DataCloneError`` for a value that cannot be
         cloned, ``RangeError`` over a limit, ``InvalidStateError`` once the worker is closing or ended. Never
-        blocks."""
+        blocks.
+
+        ``transfer``: writable buffers (``bytearray``, writable ``memoryview``) to move to the worker *without a
+        copy*: each becomes, wherever it appears in value, a Uint8Array over the Python object's own memory whose
+        ArrayBuffer is transferred. The worker then reads and writes that memory directly; the object stays
+        exported (a bytearray cannot be resized) until the worker lets the buffer go and the collector ran. Do not
+        use it meanwhile, as with any transferred buffer. A read-only buffer (``bytes``) raises TypeError."""
         h = self._check()
         context = self._ctx()
         ctx = context._check()
         m = context._marshal
         with _Scope(ctx):
-            v = m.to_js(value)
+            m.transfer = {id(t): None for t in transfer} if transfer else None
+            try:
+                v = m.to_js(value)
+                keep = list(transfer)  # the objects whose ids key m.transfer stay alive meanwhile
+                buffers = [lib.JSObjectGetTypedArrayBuffer(ctx, m.lend(t), None) for t in keep] if keep else []
+            finally:
+                m.transfer = None
             exc = Exc()
-            if not lib.JSWorkerPostMessage(h, ctx, v, exc.ref):
+            arr = (_lib.JSValueRef * len(buffers))(*buffers)
+            if not lib.ZJSWorkerPostMessageWithTransfer(h, ctx, v, len(buffers), arr, exc.ref):
                 m.check(exc)
-                raise Error("jsworker: JSWorkerPostMessage failed")
+                raise Error("jsworker: ZJSWorkerPostMessageWithTransfer failed")
 
     def receive(self, timeout=None):
         """Returns the next message the worker posted, waiting up to ``timeout`` seconds (None: until one comes).

@@ -37,8 +37,10 @@ class ContextTest(unittest.TestCase):
         self.assertEqual(ev("new Uint8Array([0, 1, 255])"), b"\x00\x01\xff")
         self.assertEqual(ev("new Uint16Array([1, 256]).buffer"), b"\x01\x00\x00\x01")
         self.assertEqual(ev("new DataView(new Uint8Array([9, 8, 7]).buffer, 1)"), b"\x08\x07")
-        self.assertEqual(ev("(() => { const s = new SharedArrayBuffer(2); new Uint8Array(s)[1] = 5; return s })()"),
-                         b"\x00\x05")
+        sab = ev("(() => { const s = new SharedArrayBuffer(2); new Uint8Array(s)[1] = 5; return s })()")
+        self.assertIsInstance(sab, jsworker.SharedArrayBuffer)  # its bytes, shared (test_shared)
+        self.assertEqual(bytes(sab), b"\x00\x05")
+        self.assertEqual(ev("new Int32Array(new SharedArrayBuffer(4))"), b"\0\0\0\0")  # a view: a copy
         self.assertEqual(ev("new Date(86400000)"),
                          datetime.datetime(1970, 1, 2, tzinfo=datetime.timezone.utc))
         f = ev("(function answer() { return 42 })")

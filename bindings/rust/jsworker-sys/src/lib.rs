@@ -32,6 +32,9 @@ opaque!(
     OpaqueZJSModuleRequest
 );
 
+mod host;
+pub use host::*;
+
 pub type JSContextRef = *const OpaqueJSContext;
 pub type JSGlobalContextRef = *mut OpaqueJSContext;
 pub type JSStringRef = *mut OpaqueJSString;
@@ -76,6 +79,7 @@ pub type ZJSErrorKind = c_int;
 pub const kZJSErrorUncaught: ZJSErrorKind = 1;
 pub const kZJSErrorUnhandledRejection: ZJSErrorKind = 2;
 pub const kZJSErrorInternal: ZJSErrorKind = 3;
+pub const kZJSErrorTimeLimit: ZJSErrorKind = 5;
 
 #[repr(C)]
 #[derive(Debug, Clone, Copy)]
@@ -115,6 +119,12 @@ pub struct ZJSWorkerOptions {
     pub inspectable: bool,
     pub errorCallback: ZJSWorkerErrorCallback,
     pub errorUserData: *mut c_void,
+    pub waitForDebugger: bool,
+    pub executionTimeLimit: c_double,
+    pub setup: ZJSWorkerSetupCallback,
+    pub setupUserData: *mut c_void,
+    pub consoleCallback: ZJSConsoleCallback,
+    pub consoleUserData: *mut c_void,
 }
 
 impl Default for ZJSWorkerOptions {
@@ -131,6 +141,12 @@ impl Default for ZJSWorkerOptions {
             inspectable: false,
             errorCallback: None,
             errorUserData: core::ptr::null_mut(),
+            waitForDebugger: false,
+            executionTimeLimit: 0.0,
+            setup: None,
+            setupUserData: core::ptr::null_mut(),
+            consoleCallback: None,
+            consoleUserData: core::ptr::null_mut(),
         }
     }
 }
@@ -443,7 +459,12 @@ mod tests {
     fn struct_layouts_match_the_header() {
         // x86_64 / aarch64 Linux (LP64): the sizes C gives these structs.
         assert_eq!(core::mem::size_of::<ZJSChannelLimits>(), 24);
-        assert_eq!(core::mem::size_of::<ZJSWorkerOptions>(), 8 + 24 + 24 + 8 + 8 + 8 + 8 + 8 + 8);
+        assert_eq!(core::mem::size_of::<ZJSWorkerOptions>(), 8 + 24 + 24 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 + 8 * 4);
+        let o = ZJSWorkerOptions::default();
+        assert_eq!(&o.setup as *const _ as usize - &o as *const _ as usize, 120);
+        assert_eq!(core::mem::size_of::<JSClassDefinition>(), 4 + 4 + 8 * 15);
+        assert_eq!(core::mem::size_of::<JSStaticValue>(), 32);
+        assert_eq!(core::mem::size_of::<JSStaticFunction>(), 24);
         assert_eq!(core::mem::size_of::<ZJSInspectorTargetInfo>(), 16);
         assert_eq!(core::mem::size_of::<ZJSErrorInfo>(), 8 + 8 + 8 * 4 + 8);
     }

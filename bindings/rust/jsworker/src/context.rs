@@ -1,4 +1,5 @@
 //! Context and Value.
+use std::cell::{Cell, RefCell};
 use std::marker::PhantomData;
 use std::ptr;
 
@@ -22,6 +23,12 @@ pub(crate) type OwnerThread = PhantomData<*mut ()>;
 /// ```
 pub struct Context {
     ctx: sys::JSGlobalContextRef,
+    /// false for a worker's context lent to a callback (setup, native function): not released on drop.
+    pub(crate) owned: bool,
+    /// Borrows of buffer bytes (`Value::with_bytes`): n > 0 shared, -1 exclusive. No JavaScript runs meanwhile.
+    pub(crate) byte_borrows: Cell<isize>,
+    /// The console callback set with `set_console`, freed after the context.
+    pub(crate) console: RefCell<Option<Box<crate::native::ConsoleBox>>>,
     _owner: OwnerThread,
 }
 
@@ -32,7 +39,28 @@ impl Context {
         if ctx.is_null() {
             return Err(Error::library("JSGlobalContextCreate failed"));
         }
-        Ok(Context { ctx, _owner: PhantomData })
+        Ok(Context::from_raw(ctx, true))
+    }
+
+    fn from_raw(ctx: sys::JSGlobalContextRef, owned: bool) -> Context {
+        Context { ctx, owned, byte_borrows: Cell::new(0), console: RefCell::new(None), _owner: PhantomData }
+    }
+
+    /// A Context for a context the library lends to a callback (a worker's, or a host context calling a native
+    /// function): it is not released when dropped.
+    pub(crate) fn lent(ctx: sys::JSContextRef) -> Context {
+        Context::from_raw(ctx as sys::JSGlobalContextRef, false)
+    }
+
+    /// Ok unless buffer bytes of this context are borrowed: JavaScript must not run (and detach or write a buffer)
+    /// while Rust holds a slice of its bytes.
+    pub(crate) fn may_run_js(&self) -> Result<()> {
+        if self.byte_borrows.get() != 0 {
+            return Err(Error::library(
+                "buffer bytes of this context are borrowed (inside with_bytes): no JavaScript may run meanwhile",
+            ));
+        }
+        Ok(())
     }
 
     /// The raw handle, for calls into `jsworker_sys`; it stays owned by this Context.
@@ -47,6 +75,7 @@ impl Context {
 
     /// Evaluates a script with a source URL and first line number for stack traces.
     pub fn eval_at(&self, script: &str, source_url: Option<&str>, line: i32) -> Result<Value<'_>> {
+        self.may_run_js()?;
         let src = JSString::new(script);
         let url = source_url.map(JSString::new);
         let mut exc: sys::JSValueRef = ptr::null();
@@ -109,6 +138,12 @@ impl Context {
         unsafe { sys::JSGlobalContextSetInspectable(self.ctx, inspectable) }
     }
 
+    /// Runs the garbage collector (`JSGarbageCollect`), then the finalizers and deallocators of what it found
+    /// unreachable in this context.
+    pub fn garbage_collect(&self) {
+        unsafe { sys::JSGarbageCollect(self.ctx) }
+    }
+
     pub fn is_inspectable(&self) -> bool {
         unsafe { sys::JSGlobalContextIsInspectable(self.ctx) }
     }
@@ -154,7 +189,10 @@ impl Context {
 
 impl Drop for Context {
     fn drop(&mut self) {
-        unsafe { sys::JSGlobalContextRelease(self.ctx) }
+        if self.owned {
+            unsafe { sys::JSGlobalContextRelease(self.ctx) }
+        }
+        // console drops after this: the context that called it is gone.
     }
 }
 
@@ -189,12 +227,20 @@ impl<'c> Value<'c> {
         self.v
     }
 
+    /// Gives the handle up without releasing it (it lives until its handle scope closes or its context is
+    /// released).
+    pub fn into_raw(self) -> sys::JSValueRef {
+        let v = self.v;
+        std::mem::forget(self);
+        v
+    }
+
     /// The context this value belongs to.
     pub fn context(&self) -> &'c Context {
         self.ctx
     }
 
-    fn c(&self) -> sys::JSContextRef {
+    pub(crate) fn c(&self) -> sys::JSContextRef {
         self.ctx.ctx
     }
 
@@ -239,6 +285,7 @@ impl<'c> Value<'c> {
 
     /// ToNumber; a throwing `valueOf` is the Err.
     pub fn to_number(&self) -> Result<f64> {
+        self.ctx.may_run_js()?;
         let mut exc = ptr::null();
         let d = unsafe { sys::JSValueToNumber(self.c(), self.v, &mut exc) };
         if !exc.is_null() {
@@ -250,6 +297,7 @@ impl<'c> Value<'c> {
     /// ToString, as Rust UTF-8 (lone surrogates become U+FFFD); a symbol or a throwing `toString` is the Err.
     #[allow(clippy::inherent_to_string_shadow_display, clippy::inherent_to_string)]
     pub fn to_string(&self) -> Result<String> {
+        self.ctx.may_run_js()?;
         let mut exc = ptr::null();
         let s = unsafe { sys::JSValueToStringCopy(self.c(), self.v, &mut exc) };
         if !exc.is_null() {
@@ -260,6 +308,7 @@ impl<'c> Value<'c> {
 
     /// `JSON.stringify(value, null, indent)`; Ok(None) for a value without a JSON form (undefined, a function).
     pub fn to_json(&self, indent: u32) -> Result<Option<String>> {
+        self.ctx.may_run_js()?;
         let mut exc = ptr::null();
         let s = unsafe { sys::JSValueCreateJSONString(self.c(), self.v, indent, &mut exc) };
         if !exc.is_null() {
@@ -268,7 +317,7 @@ impl<'c> Value<'c> {
         Ok(JSString::adopt(s).map(|s| s.to_string_lossy()))
     }
 
-    fn object(&self) -> Result<sys::JSObjectRef> {
+    pub(crate) fn object(&self) -> Result<sys::JSObjectRef> {
         if !self.is_object() {
             return Err(Error {
                 kind: ErrorKind::Exception,
@@ -282,6 +331,7 @@ impl<'c> Value<'c> {
 
     /// `value[name]`.
     pub fn get(&self, name: &str) -> Result<Value<'c>> {
+        self.ctx.may_run_js()?;
         let o = self.object()?;
         let key = JSString::new(name);
         let mut exc = ptr::null();
@@ -291,6 +341,7 @@ impl<'c> Value<'c> {
 
     /// `value[index]`.
     pub fn get_index(&self, index: u32) -> Result<Value<'c>> {
+        self.ctx.may_run_js()?;
         let o = self.object()?;
         let mut exc = ptr::null();
         let v = unsafe { sys::JSObjectGetPropertyAtIndex(self.c(), o, index, &mut exc) };
@@ -299,6 +350,7 @@ impl<'c> Value<'c> {
 
     /// `value[name] = v`.
     pub fn set(&self, name: &str, v: &Value<'_>) -> Result<()> {
+        self.ctx.may_run_js()?;
         let o = self.object()?;
         let key = JSString::new(name);
         let mut exc = ptr::null();
@@ -311,6 +363,7 @@ impl<'c> Value<'c> {
 
     /// Calls the value as a function with `this` undefined.
     pub fn call(&self, args: &[&Value<'_>]) -> Result<Value<'c>> {
+        self.ctx.may_run_js()?;
         let o = self.object()?;
         let argv: Vec<sys::JSValueRef> = args.iter().map(|a| a.v).collect();
         let mut exc = ptr::null();

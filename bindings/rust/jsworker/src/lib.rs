@@ -16,8 +16,18 @@
 //!
 //! Every object of the library belongs to the OS thread that created it, and the library refuses calls from any
 //! other. Here that rule is the type system's: `Context`, `Value`, `Worker` and the inspector sessions are neither
-//! `Send` nor `Sync`, so they cannot reach another thread. Each thread may create its own. The only code that runs
-//! elsewhere is a module worker's loader, which runs on the worker's thread and so must be `Send`.
+//! `Send` nor `Sync`, so they cannot reach another thread. Each thread may create its own. The code that runs
+//! elsewhere — native closures and setups of a worker (`Natives`), a module worker's loader — runs on the worker's
+//! thread and so must be `Send`. Shared memory (`SharedMemory`, `SharedSlice`) is atomics only: `Send + Sync`.
+//!
+//! # The host API
+//!
+//! Rust closures as JavaScript functions (`Context::function`, `Natives`, `Worker::with_natives`,
+//! `set_default_setup`), console output to Rust (`Natives::console`, `Context::set_console`), `Vec`s moved into
+//! ArrayBuffers and typed arrays without a copy (`Context::array_buffer`, `Context::typed_array`,
+//! `Worker::post_transfer`), buffers read in place (`Value::with_bytes`, `Value::with_typed_array`),
+//! SharedArrayBuffers as atomics (`SharedMemory`, `Value::shared_memory`, `notify_i32`), promises
+//! (`Context::deferred_promise`, `Value::promise_state`). See docs/bindings.md.
 //!
 //! # Errors
 //!
@@ -28,15 +38,23 @@
 //! `jsworker-sys` links `libjsworker.so` from `JSWORKER_LIB_DIR`, else `pkg-config`'s `jsworker` package, else the
 //! repository's `build/` directory, and this crate's tests and examples get that directory as their rpath.
 
+mod bytes;
 mod context;
 mod error;
 mod inspector;
+mod native;
+mod shared;
 mod string;
+mod values;
 mod worker;
 
+pub use bytes::{live_buffers, Element, TypedArrayType};
 pub use context::{Context, Type, Value};
 pub use error::{Error, ErrorKind, Result};
 pub use inspector::{ContextInspectorSession, Dispatcher, PumpResult, WorkerInspectorSession};
+pub use native::{set_default_setup, ConsoleLevel, NativeFn, Natives};
+pub use shared::{notify_i32, notify_i64, SharedMemory, SharedSlice};
+pub use values::{Deferred, PromiseState};
 pub use worker::{Limits, LoadError, LoadResult, TargetInfo, TargetKind, TargetState, Worker, WorkerOptions, FOREVER};
 
 /// The raw declarations, for what the safe API does not cover.
@@ -81,5 +99,10 @@ mod tests {
         fn send_sync<T: Send + Sync>() {}
         send_sync::<crate::Error>();
         send_sync::<crate::WorkerOptions>();
+        send_sync::<crate::SharedMemory>();
+        send_sync::<crate::SharedSlice<'static>>();
+        <crate::Natives as AmbiguousIfSync<_>>::check();
+        fn send<T: Send>() {}
+        send::<crate::Natives>();
     }
 }

@@ -122,6 +122,8 @@ pub(crate) fn millis(d: Duration) -> u64 {
 pub struct Worker {
     w: sys::JSWorkerRef,
     _loader: Option<Box<dyn std::any::Any>>,
+    /// What the worker's callbacks use (a console closure): dropped after the worker's thread ended.
+    pub(crate) host: Option<Box<dyn std::any::Any>>,
     _owner: OwnerThread,
 }
 
@@ -133,7 +135,17 @@ impl Worker {
 
     /// Starts a worker with options.
     pub fn with_options(source: &str, options: &WorkerOptions) -> Result<Worker> {
-        let opts = options.to_c()?;
+        Worker::create(source, options, |_| {})
+    }
+
+    /// Creates a worker with options that `customize` may complete (callbacks) before the call.
+    pub(crate) fn create(
+        source: &str,
+        options: &WorkerOptions,
+        customize: impl FnOnce(&mut sys::ZJSWorkerOptions),
+    ) -> Result<Worker> {
+        let mut opts = options.to_c()?;
+        customize(&mut opts.raw);
         let src = JSString::new(source);
         let mut why: sys::JSStringRef = ptr::null_mut();
         let w = unsafe { sys::ZJSWorkerCreateWithOptions(src.0, &opts.raw, &mut why) };
@@ -141,7 +153,7 @@ impl Worker {
             let message = JSString::adopt(why).map(|s| s.to_string_lossy()).unwrap_or_default();
             return Err(Error { kind: ErrorKind::Exception, name: "SyntaxError".into(), message, stack: None });
         }
-        Ok(Worker { w, _loader: None, _owner: PhantomData })
+        Ok(Worker { w, _loader: None, host: None, _owner: PhantomData })
     }
 
     /// The raw handle, for calls into `jsworker_sys`; it stays owned by this Worker.
@@ -152,13 +164,25 @@ impl Worker {
     /// Posts a copy of value (structured clone). Err: `DataCloneError` (a function, a symbol, ...), `RangeError`
     /// (a limit), `InvalidStateError` (closing or ended); nothing is queued then. Never blocks.
     pub fn post(&self, value: &Value<'_>) -> Result<()> {
+        self.post_transfer(value, &[])
+    }
+
+    /// Posts value with a transfer list (`postMessage(value, transfer)`): each ArrayBuffer listed moves to the
+    /// worker without a copy and is detached here (a NoCopy one, e.g. from `Context::array_buffer(vec)`, takes its
+    /// memory along: the Vec is dropped when the worker's last reference goes). Err as for `post`.
+    pub fn post_transfer(&self, value: &Value<'_>, transfer: &[&Value<'_>]) -> Result<()> {
         let ctx = value.context();
+        ctx.may_run_js()?;
+        let list: Vec<sys::JSValueRef> = transfer.iter().map(|v| v.raw()).collect();
         let mut exc = ptr::null();
-        if unsafe { sys::JSWorkerPostMessage(self.w, ctx.raw(), value.raw(), &mut exc) } {
+        let ok = unsafe {
+            sys::ZJSWorkerPostMessageWithTransfer(self.w, ctx.raw(), value.raw(), list.len(), list.as_ptr(), &mut exc)
+        };
+        if ok {
             return Ok(());
         }
         if exc.is_null() {
-            return Err(Error::library("JSWorkerPostMessage failed"));
+            return Err(Error::library("ZJSWorkerPostMessageWithTransfer failed"));
         }
         Err(ctx.exception(exc))
     }
@@ -271,9 +295,37 @@ mod modules {
         where
             F: FnMut(&str, Option<&str>) -> LoadResult + Send + 'static,
         {
-            let opts = options.to_c()?;
+            Worker::create_module(entry_path, source, Box::new(loader), options, |_| {})
+        }
+
+        /// `Worker::module` whose realm first gets `natives` (see `Worker::with_natives`).
+        pub fn module_with_natives<F>(
+            entry_path: &str,
+            source: &str,
+            loader: F,
+            options: &WorkerOptions,
+            natives: crate::Natives,
+        ) -> Result<Worker>
+        where
+            F: FnMut(&str, Option<&str>) -> LoadResult + Send + 'static,
+        {
+            let mut prepared = natives.prepare();
+            let created =
+                Worker::create_module(entry_path, source, Box::new(loader), options, |raw| prepared.apply(raw));
+            prepared.finish(created)
+        }
+
+        fn create_module(
+            entry_path: &str,
+            source: &str,
+            loader: Loader,
+            options: &WorkerOptions,
+            customize: impl FnOnce(&mut sys::ZJSWorkerOptions),
+        ) -> Result<Worker> {
+            let mut opts = options.to_c()?;
+            customize(&mut opts.raw);
             let path = CString::new(entry_path).map_err(|_| Error::library("the entry path contains a NUL byte"))?;
-            let mut boxed: Box<Loader> = Box::new(Box::new(loader));
+            let mut boxed: Box<Loader> = Box::new(loader);
             let user_data = (&mut *boxed) as *mut Loader as *mut c_void;
             let mut why: sys::JSStringRef = ptr::null_mut();
             let w = unsafe {
@@ -294,7 +346,7 @@ mod modules {
                     entry_path, reason
                 )));
             }
-            Ok(Worker { w, _loader: Some(Box::new(boxed)), _owner: PhantomData })
+            Ok(Worker { w, _loader: Some(Box::new(boxed)), host: None, _owner: PhantomData })
         }
     }
 }

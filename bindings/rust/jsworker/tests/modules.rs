@@ -100,3 +100,24 @@ fn bad_entry_path_is_an_err() {
         .expect("an empty entry path is refused");
     assert!(e.message.contains("could not be created"), "{}", e);
 }
+
+#[test]
+fn module_workers_get_natives() {
+    let ctx = Context::new().unwrap();
+    let natives = jsworker::Natives::new().function("hostTwice", |cx, args| Ok(cx.number(2.0 * args[0].to_number()?)));
+    let w = Worker::module_with_natives(
+        "/app/main.js",
+        "import { seven } from './seven.js';\npostMessage(hostTwice(seven));\n",
+        |spec, _| {
+            if spec == "./seven.js" {
+                Ok(("/app/seven.js".into(), "export const seven = 7;".into()))
+            } else {
+                Err(LoadError::NotFound)
+            }
+        },
+        &WorkerOptions::default(),
+        natives,
+    )
+    .unwrap();
+    assert_eq!(w.receive(&ctx, TEN_S).unwrap().unwrap().to_number().unwrap(), 14.0);
+}

@@ -56,8 +56,8 @@ class Blob {
 		if (sources === null || typeof sources[Symbol.iterator] !== 'function' || typeof sources === 'string') {
 			throw argType('sources', sources);
 		}
-		if (options !== undefined && (options === null || typeof options !== 'object') && typeof options !== 'function') {
-			const e = new TypeError('The "options" argument must be of type object. Received ' + describe(options));
+		if (options !== undefined && options !== null && typeof options !== 'object' && typeof options !== 'function') {
+			const e = new TypeError('The "options" argument must be a dictionary. Received ' + describe(options));
 			e.code = 'ERR_INVALID_ARG_TYPE';
 			throw e;
 		}

@@ -45,10 +45,25 @@ func (n *nodeState) newModuleRealm(opts modules.Options) *modules.Realm {
 	} = n
 	opts.Builtin = b.Builtin
 	opts.MissingHint = b.MissingHint
-	if opts.MetaURL == nil {
-		opts.MetaURL = modules.FileURL
+	base := opts.MetaURL
+	if base == nil {
+		base = modules.FileURL
 	}
+	opts.MetaURL = func(path string) string { return n.metaURL(path, base) }
 	return modules.NewRealm(n.r.Runtime(), opts)
+}
+
+// evalModuleName is the name Node gives the module of --input-type=module code from -e or standard input, in the
+// current directory.
+const evalModuleName = "[eval1]"
+
+// metaURL is a module's import.meta.url, as base makes it (a file: URL); for the main program's eval'd module
+// (cwd + "/[eval1]"), Node's "file:///cwd/[eval1]", the brackets unescaped as Node's URL parser leaves them.
+func (n *nodeState) metaURL(path string, base func(string) string) string {
+	if dir, ok := strings.CutSuffix(path, "/"+evalModuleName); ok && n.main && path == n.filename {
+		return base(dir+"/") + evalModuleName
+	}
+	return base(path)
 }
 
 // resolverOf returns the realm's resolver (its package.json cache lives as long as the realm).

@@ -143,12 +143,13 @@ func isModuleFile(p, source string) bool {
 	case ".ts", ".mts", ".cts":
 		return true
 	}
-	return modules.NewResolver().IsModule(p, source) || modules.HasDynamicImport(source)
+	return modules.NewResolver().IsModule(p, source) || modules.HasDynamicImport(source) || modules.HasAsyncIteration(source)
 }
 
 // IsModuleFile reports whether `jsworker run` runs the file p with source as an ES module, as Node would: .mjs and
 // .mts, .js and .ts under a package.json whose "type" is "module", and .js and .ts with ES module syntax (import,
 // export, import.meta) under no "type" (Node 22's detection); TypeScript files (.ts, .mts, .cts) always, since
 // they run through the module map (as CommonJS or ES modules, by the same rules); and CommonJS files with
-// import(), which only the module map's CommonJS modules can run.
+// import(), for await or async generators, which only the module map's CommonJS modules can run (esbuild lowers
+// them there).
 func IsModuleFile(p, source string) bool { return isModuleFile(p, source) }

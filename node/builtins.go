@@ -37,6 +37,7 @@ var builtins = map[string]func(n *nodeState) *goja.Object{
 	"process":              func(n *nodeState) *goja.Object { return n.proc() },
 	"internal/globals":     func(n *nodeState) *goja.Object { return n.jsModule(globalsSource, globalsNatives) },
 	"internal/blob":        func(n *nodeState) *goja.Object { return n.jsModule(blobSource, blobNatives) },
+	"internal/stacktrace":  func(n *nodeState) *goja.Object { return n.jsModule(stacktraceSource, stacktraceNatives) },
 	"internal/comparisons": func(n *nodeState) *goja.Object { return n.jsModule(comparisonsSource, nil) },
 	"internal/inspect":     func(n *nodeState) *goja.Object { return n.jsModule(inspectSource, inspectNatives) },
 	"internal/parse_args":  func(n *nodeState) *goja.Object { return n.jsModule(parseArgsSource, nil) },

@@ -73,6 +73,7 @@ type nodeState struct {
 	ticks        tickState         // process.nextTick's queue (ticks.go)
 	bind         goja.Value        // timers.js's bind: a function run in the async context current when bound
 	hk           hostKinds         // Blob, File and DOMException for structured clone (blob.go)
+	stack        stackState        // Error.captureStackTrace and Error.prepareStackTrace (stacktrace.go)
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.
@@ -137,6 +138,7 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		return err
 	}
 	n.installHostKinds(rt)
+	n.installStackTraceAPI(rt)
 	return n.installRequire()
 }
 

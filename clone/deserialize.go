@@ -167,11 +167,12 @@ func (d *decoder) readHeader() error {
 	if len(d.data) < headerLen || string(d.data[:len(magic)]) != magic {
 		return d.malformed("not a frame (no magic, and not version 1)")
 	}
-	if ver := d.data[len(magic)]; ver != formatVersion {
+	ver := d.data[len(magic)]
+	if ver != formatVersion && ver != hostVersion {
 		d.pos = len(magic)
-		return d.malformed("unsupported wire format version %d (this reader knows versions 1 and %d)", ver, formatVersion)
+		return d.malformed("unsupported wire format version %d (this reader knows versions 1 to %d)", ver, hostVersion)
 	}
-	d.version, d.pos = formatVersion, headerLen
+	d.version, d.pos = int(ver), headerLen
 	return nil
 }
 
@@ -462,6 +463,8 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		return d.readManifestRef(tag)
 	case tagView:
 		return d.readView(depth)
+	case tagHost:
+		return d.readHost()
 	}
 	d.pos--
 	return nil, d.malformed("unknown tag 0x%02x", tag)

@@ -6,14 +6,19 @@
 // docs/wire-format.md is the user-facing copy of this description, with
 // worked examples.
 //
-// # Encoding (wire format version 2)
+// # Encoding (wire format versions 2 and 3)
 //
 // All multi-byte numbers are little-endian, whatever the host: the frame is
 // portable between machines. A varint is unsigned LEB128 (7 bits per byte,
 // low bits first, high bit set on all bytes but the last), minimal (no
 // trailing 0x00 byte), at most 5 bytes and at most 2**32-1. A frame is
 //
-//	magic "JSWC"  version:byte (= 0x02)  manifest  padding  value  (nothing after it)
+//	magic "JSWC"  version:byte (= 0x02; 0x03 when the value holds a host object)  manifest  padding  value
+//
+// (nothing after the value). Version 3 is version 2 plus the tag 'H'; it is
+// written only for frames holding a host object, so that readers of the
+// previous release still read every other frame and refuse those by their
+// version. A version-2 frame with an 'H' is malformed.
 //
 // The manifest lists what the frame carries besides its bytes: varint n,
 // then n entries, each a kind byte and its payload:
@@ -73,9 +78,11 @@
 //	                                 'F' Float64, 'q' BigInt64, 'Q' BigUint64 (…Array), '?' DataView;
 //	                                 offset and length are multiples of the element size, within the buffer
 //	'^'  0x5E  back-reference        varint id of an object written earlier in this frame
+//	'H'  0x48  host object (v3)      kind name (a '"' string, 1 to 64 ASCII bytes), varint n, n primitive
+//	                                 fields (tags _ 0 T F I N Z " c), varint byteLength, the bytes (host.go)
 //
 // Objects ('o', 'A', 'a', 'D', 'R', ';', 0x27, 'r', 'y', 'x', 'n', 'z', 's',
-// 'B', 't', 'u', 'V') are numbered 0, 1, 2 ... in the order their tags
+// 'B', 't', 'u', 'V', 'H') are numbered 0, 1, 2 ... in the order their tags
 // appear; '^' names one of them, possibly a container still being written
 // (a cycle). A view's id
 // comes before its buffer's, an Error's before its fields. Each manifest
@@ -106,6 +113,7 @@
 //	   Frame: version byte 0x01, value.
 //	2  magic, manifest and padding before the value; added 'P', 'R', ';', 0x27, 'r',
 //	   'y', 'x', 'n', 'z', 's', 'B', 't', 'u', 'V'. Version-1 tags unchanged.
+//	3  added 'H' (host objects). Only frames holding one are version 3.
 //
 // WARNING: changing the meaning of a byte requires a new version number, and
 // a new version is a wire break between releases: readers reject versions
@@ -128,8 +136,9 @@
 // BigInt and String objects; ArrayBuffer (bytes copied, or moved when
 // transferred); every typed array kind and DataView (as views of their
 // cloned buffer: views sharing a buffer share it after the clone); shared
-// references and cycles. Subclass instances arrive as instances of the
-// builtin class. Own properties of anything but objects and arrays are not
+// references and cycles; the realm's host objects (SetHostKinds: the Node
+// layer's Blob, File and DOMException), built by the receiving realm's own
+// kinds. Subclass instances arrive as instances of the builtin class. Own properties of anything but objects and arrays are not
 // cloned.
 //
 // Rejected with a *DataCloneError: functions, symbols, Proxy, Promise,

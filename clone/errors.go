@@ -34,8 +34,10 @@ const dataCloneErrorCode = 25
 // JSError converts an error returned by Serialize or Deserialize into a JS
 // value that a host function running in rt can throw with panic(...):
 //
-//   - *DataCloneError: an Error made with the realm's intrinsic Error, with
-//     own properties name = "DataCloneError", message, and code = 25 (as
+//   - *DataCloneError: the realm's DOMException named "DataCloneError"
+//     (code 25) where the realm has that class (SetDataCloneError), else an
+//     Error made with the realm's intrinsic Error, with own properties
+//     name = "DataCloneError", message, and code = 25 (as
 //     DOMException.DATA_CLONE_ERR).
 //   - ErrFrameTooLarge: a RangeError.
 //   - ErrMalformedFrame: an Error.
@@ -62,6 +64,9 @@ func JSError(rt *goja.Runtime, err error) *goja.Object {
 	case errors.As(err, &intr), errors.As(err, &so):
 		panic(err)
 	case errors.As(err, &dce):
+		if o := realmDataCloneError(rt, dce.Message); o != nil {
+			return o
+		}
 		o := newJSError(rt, "Error", dce.Message)
 		_ = o.DefineDataProperty("name", rt.ToValue("DataCloneError"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 		_ = o.DefineDataProperty("code", rt.ToValue(dataCloneErrorCode), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)

@@ -70,6 +70,9 @@ func serialize(rt *goja.Runtime, v goja.Value, maxBytes int, tl *transferList) (
 	if h := messagePorts(); h != nil {
 		e.isPort = h.Ports(rt)
 	}
+	if h, ok := hostKey.Get(rt); ok {
+		e.hosts = h
+	}
 	e.limit = math.MaxInt
 	if maxBytes > 0 {
 		e.limit = maxBytes
@@ -141,6 +144,9 @@ func (e *encoder) frame() *Frame {
 	} else {
 		data = slices.Clone(data)
 	}
+	if e.host {
+		data[len(magic)] = hostVersion
+	}
 	f := &Frame{data: data, refs: e.refs, aligned: true}
 	e.refs = nil
 	if e.tl != nil {
@@ -199,6 +205,8 @@ type encoder struct {
 	tl         *transferList
 	shared     SharedMemory
 	isPort     func(*goja.Object) bool // nil when the realm has no MessagePorts
+	hosts      *hostKinds              // nil when the realm has no host kinds
+	host       bool                    // a host object was written: the frame is version 3
 	sab        []sharedEntry
 	refs       []Ref
 
@@ -238,6 +246,7 @@ func (e *encoder) release() {
 	}
 	e.nobjs = 0
 	e.rt, e.global, e.realm, e.err, e.tl, e.shared, e.isPort = nil, nil, nil, nil, nil, nil, nil
+	e.hosts, e.host = nil, false
 	e.sab, e.refs = e.sab[:0], nil
 	encoderPool.Put(e)
 }
@@ -573,6 +582,9 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 			e.writePort(o)
 			return
 		}
+		if e.hosts != nil && e.writeHost(o) {
+			return
+		}
 		if e.enter(depth) {
 			e.register(o)
 			e.writePlain(o, depth)
@@ -601,6 +613,9 @@ func (e *encoder) writeObject(o *goja.Object, depth int) {
 	case kindSet:
 		e.writeSet(o, depth)
 	case kindError:
+		if e.hosts != nil && e.writeHost(o) {
+			return
+		}
 		e.writeError(o, depth)
 	case kindWrapper:
 		e.writeWrapper(o)

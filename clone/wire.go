@@ -12,6 +12,13 @@ package clone
 // retired tags are never reused.
 const formatVersion = 2
 
+// hostVersion is the version of a frame that holds a host object (tag
+// 'H'). A frame without one is written as version 2, so that readers of
+// the previous release still read it; one with a host object is version 3,
+// which they refuse as an unknown version instead of misreading a tag.
+// Version 3 is version 2 plus the tag 'H'.
+const hostVersion = 3
+
 // legacyVersion is the first byte of a version-1 frame, which has no magic
 // and no manifest. Deserialize still reads such frames; nothing writes them.
 const legacyVersion = 1
@@ -59,6 +66,8 @@ const (
 	tagShared      = 'u'  // v2: varint index of a manifest entry of kind manifestShared
 	tagPort        = 'p'  // v2: varint index of a manifest entry of kind manifestPort
 	tagView        = 'V'  // v2: view kind byte, buffer ('B', 't', 'u' or '^'), varint byteOffset, varint byteLength
+
+	tagHost = 'H' // v3: kind name (a '"' string), varint n, n primitive fields, varint byteLength, the bytes (host.go)
 )
 
 // Error fields, in this order, each at most once, inside tagError.

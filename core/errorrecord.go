@@ -67,12 +67,17 @@ type ErrorRecord struct {
 	Filename     string
 	Line, Column int
 
-	thrown goja.Value // the thrown value or rejection reason, for observers; nil if none
+	thrown  goja.Value // the thrown value or rejection reason, for observers; nil if none
+	promise goja.Value // the rejected promise of an unhandled rejection; nil otherwise
 }
 
 // Value returns the thrown value or rejection reason, nil if there is none. It belongs to the worker's realm: use
 // it only on the worker's thread, while the record is being reported.
 func (r ErrorRecord) Value() goja.Value { return r.thrown }
+
+// Promise returns the rejected promise of an ErrorUnhandledRejection record (what Node's 'unhandledRejection'
+// listeners get after the reason), nil for other kinds. Like Value, it belongs to the worker's realm.
+func (r ErrorRecord) Promise() goja.Value { return r.promise }
 
 // Error formats the record like Node's report of an uncaught error.
 func (r ErrorRecord) Error() string {

@@ -168,7 +168,9 @@ func (w *Worker) reportRejections() {
 		if w.isTerminating() {
 			continue
 		}
-		w.report(w.recordFromValue(ErrorUnhandledRejection, p.Result()))
+		rec := w.recordFromValue(ErrorUnhandledRejection, p.Result())
+		rec.promise = w.rt.ToValue(p)
+		w.report(rec)
 	}
 	w.rejections = nil
 }

@@ -15,15 +15,17 @@ const cjsHead = "(function (exports, require, module, __filename, __dirname, " +
 
 // cjsCode returns the code of a CommonJS module to wrap: the source itself
 // (a #! line blanked), with pm nil; or, for TypeScript (.cts, .ts) and for
-// sources with import() (which goja does not parse; esbuild lowers it as in
-// ES modules, to the import() hook), esbuild's output and its position map.
+// sources with import(), for await or async generators (which goja does not
+// parse; esbuild lowers import() as in ES modules, to the import() hook, and
+// async iteration to generators and promises), esbuild's output and its
+// position map.
 func cjsCode(p, source string) (string, *posMap, error) {
 	loader := api.LoaderJS
 	switch strings.ToLower(path.Ext(p)) {
 	case ".ts", ".cts", ".mts":
 		loader = api.LoaderTS
 	default:
-		if !HasDynamicImport(source) {
+		if !HasDynamicImport(source) && !HasAsyncIteration(source) {
 			if strings.HasPrefix(source, "#!") {
 				source = "//" + source[2:]
 			}

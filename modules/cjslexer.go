@@ -349,3 +349,29 @@ func HasDynamicImport(src string) bool {
 	}
 	return false
 }
+
+// HasAsyncIteration reports whether src has a for await loop or an async
+// generator (async function*, async *method), which goja does not parse:
+// like import(), a CommonJS program that has one runs through a Realm, whose
+// CommonJS modules have esbuild lower them (positions mapped back to the
+// source).
+func HasAsyncIteration(src string) bool {
+	if !strings.Contains(src, "await") && !strings.Contains(src, "async") {
+		return false
+	}
+	t := lex(src)
+	for i := 0; i+1 < len(t); i++ {
+		if t[i].kind != 'i' || (i > 0 && t[i-1].text == ".") {
+			continue
+		}
+		switch {
+		case t[i].text == "for" && t[i+1].kind == 'i' && t[i+1].text == "await":
+			return true
+		case t[i].text == "async" && t[i+1].text == "*":
+			return true
+		case t[i].text == "async" && t[i+1].text == "function" && i+2 < len(t) && t[i+2].text == "*":
+			return true
+		}
+	}
+	return false
+}

@@ -63,6 +63,11 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 		if code, pm, err = cjsCode(path, source); err != nil {
 			return nil, err
 		}
+		if pm != nil {
+			// esbuild's output is mapped line by line (originalOffset): the head takes a line of its own, as
+			// wrapperHead does, so that line n+1 of the wrapped text is line n of esbuild's.
+			head = cjsHead + "\n"
+		}
 	} else {
 		head = wrapperHead
 		var sm []byte

@@ -15,6 +15,8 @@ var nodeGlobals = [...]struct{ name, module, export string }{
 	{"AbortController", "internal/globals", "AbortController"},
 	{"AbortSignal", "internal/globals", "AbortSignal"},
 	{"DOMException", "internal/globals", "DOMException"},
+	{"Blob", "internal/blob", "Blob"},
+	{"File", "internal/blob", "File"},
 	{"atob", "internal/globals", "atob"},
 	{"btoa", "internal/globals", "btoa"},
 	{"crypto", "crypto", "webcrypto"},

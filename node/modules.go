@@ -45,10 +45,25 @@ func (n *nodeState) newModuleRealm(opts modules.Options) *modules.Realm {
 	} = n
 	opts.Builtin = b.Builtin
 	opts.MissingHint = b.MissingHint
-	if opts.MetaURL == nil {
-		opts.MetaURL = modules.FileURL
+	base := opts.MetaURL
+	if base == nil {
+		base = modules.FileURL
 	}
+	opts.MetaURL = func(path string) string { return n.metaURL(path, base) }
 	return modules.NewRealm(n.r.Runtime(), opts)
+}
+
+// evalModuleName is the name Node gives the module of --input-type=module code from -e or standard input, in the
+// current directory.
+const evalModuleName = "[eval1]"
+
+// metaURL is a module's import.meta.url, as base makes it (a file: URL); for the main program's eval'd module
+// (cwd + "/[eval1]"), Node's "file:///cwd/[eval1]", the brackets unescaped as Node's URL parser leaves them.
+func (n *nodeState) metaURL(path string, base func(string) string) string {
+	if dir, ok := strings.CutSuffix(path, "/"+evalModuleName); ok && n.main && path == n.filename {
+		return base(dir+"/") + evalModuleName
+	}
+	return base(path)
 }
 
 // resolverOf returns the realm's resolver (its package.json cache lives as long as the realm).
@@ -128,12 +143,13 @@ func isModuleFile(p, source string) bool {
 	case ".ts", ".mts", ".cts":
 		return true
 	}
-	return modules.NewResolver().IsModule(p, source) || modules.HasDynamicImport(source)
+	return modules.NewResolver().IsModule(p, source) || modules.HasDynamicImport(source) || modules.HasAsyncIteration(source)
 }
 
 // IsModuleFile reports whether `jsworker run` runs the file p with source as an ES module, as Node would: .mjs and
 // .mts, .js and .ts under a package.json whose "type" is "module", and .js and .ts with ES module syntax (import,
 // export, import.meta) under no "type" (Node 22's detection); TypeScript files (.ts, .mts, .cts) always, since
 // they run through the module map (as CommonJS or ES modules, by the same rules); and CommonJS files with
-// import(), which only the module map's CommonJS modules can run.
+// import(), for await or async generators, which only the module map's CommonJS modules can run (esbuild lowers
+// them there).
 func IsModuleFile(p, source string) bool { return isModuleFile(p, source) }

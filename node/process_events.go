@@ -15,8 +15,7 @@ import (
 // 'uncaughtExceptionMonitor' listeners see it first; an unhandled rejection goes to 'unhandledRejection' listeners,
 // or else (Node's default --unhandled-rejections=throw) to 'uncaughtException' listeners with origin
 // 'unhandledRejection'. It returns true when a listener took it; a listener that throws leaves the original error
-// to the default handling. The promise argument of 'unhandledRejection' is undefined: core does not hand the
-// promise over.
+// to the default handling. 'unhandledRejection' listeners get (reason, promise).
 func (n *nodeState) handleUncaught(rec core.ErrorRecord) bool {
 	if n.process == nil || n.r == nil || n.w.Stopping() {
 		return false
@@ -53,7 +52,11 @@ func (n *nodeState) handleUncaught(rec core.ErrorRecord) bool {
 		emit(rt.ToValue("uncaughtExceptionMonitor"), v, rt.ToValue(origin))
 	}
 	if rec.Kind == core.ErrorUnhandledRejection && count("unhandledRejection") > 0 {
-		return emit(rt.ToValue("unhandledRejection"), v, goja.Undefined())
+		p := rec.Promise()
+		if p == nil {
+			p = goja.Undefined()
+		}
+		return emit(rt.ToValue("unhandledRejection"), v, p)
 	}
 	if count("uncaughtException") > 0 {
 		return emit(rt.ToValue("uncaughtException"), v, rt.ToValue(origin))

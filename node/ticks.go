@@ -2,6 +2,7 @@ package node
 
 import (
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // process.nextTick's queue, as Node runs it: after each callback of the event loop (the main script, a timer, an
@@ -43,21 +44,33 @@ func (n *nodeState) tickNatives(def func(string, int, func(goja.FunctionCall) go
 		}
 		return n.r.Runtime().ToValue(n.ticks.currentErr == nil)
 	})
-	// ticksScheduled notes that the queue just filled and reports whether a RunCallback will drain it.
+	// ticksScheduled notes that the queue just filled and tells process.nextTick how its ticks will run: 0, a
+	// RunCallback drains them; 1, by a microtask; 2, by a microtask moved ahead of the promise jobs queued so far
+	// (hoistTicks), for the first tick of the realm in an unwrapped callback, whose jobs Node runs after its ticks.
 	def("ticksScheduled", 0, func(goja.FunctionCall) goja.Value {
 		t := &n.ticks
 		first := !t.active
 		t.ticksQueued, t.active = true, true
-		// The first tick of the realm, in an unwrapped callback, goes to a microtask (it runs after the promise
-		// jobs queued before it); later ones in that callback are drained after its jobs, as Node's.
-		return n.r.Runtime().ToValue(t.inCallback || (t.inBare && !first))
+		switch {
+		case t.inCallback || (t.inBare && !first):
+			return n.r.Runtime().ToValue(0)
+		case t.inBare:
+			return n.r.Runtime().ToValue(2)
+		}
+		return n.r.Runtime().ToValue(1)
+	})
+	// hoistTicks moves the microtask just queued to drain the ticks ahead of the jobs queued before it.
+	def("hoistTicks", 0, func(goja.FunctionCall) goja.Value {
+		gojainternal.HoistLastJob(n.r.Runtime())
+		return goja.Undefined()
 	})
 }
 
 // RunCallback runs one callback of the loop with Node's tick semantics (core.CallbackRunner). The first (the script)
-// always runs wrapped; after it, until the realm first calls process.nextTick, callbacks run bare (the wrapping JavaScript call costs a message round trip about a third
-// of its speed); the callback that queues the first tick has it drained by a microtask, after the promise jobs that
-// callback queued before it, and the ticks queued after that are drained once its jobs are done. When fn or a tick
+// always runs wrapped; after it, until the realm first calls process.nextTick, callbacks run bare (the wrapping
+// JavaScript call costs a message round trip about a third of its speed); the callback that queues the first tick
+// has it drained by a microtask moved ahead of the promise jobs that callback queued before it (so its ticks run
+// first, as in Node), and the ticks queued after that are drained once its jobs are done. When fn or a tick
 // throws, the ticks left wait for the next callback of the loop, as in Node (whose processTicksAndRejections is
 // abandoned by the throw); the promise jobs queued so far still run first, goja drains them as the call returns.
 func (n *nodeState) RunCallback(fn func() error) error {

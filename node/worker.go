@@ -72,6 +72,8 @@ type nodeState struct {
 	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
 	ticks        tickState         // process.nextTick's queue (ticks.go)
 	bind         goja.Value        // timers.js's bind: a function run in the async context current when bound
+	hk           hostKinds         // Blob, File and DOMException for structured clone (blob.go)
+	stack        stackState        // Error.captureStackTrace and Error.prepareStackTrace (stacktrace.go)
 }
 
 // webGlobals are the web worker globals a Node-style worker does not have.
@@ -135,6 +137,8 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 	if err := n.installGlobals(rt); err != nil {
 		return err
 	}
+	n.installHostKinds(rt)
+	n.installStackTraceAPI(rt)
 	return n.installRequire()
 }
 

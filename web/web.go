@@ -30,6 +30,7 @@ type Config struct {
 // installed apart (InstallTimers), over the realm's loop. It runs on the realm's goroutine.
 func Install(rt *goja.Runtime, c Config) error {
 	g := rt.GlobalObject()
+	installAsyncIterator(rt, g)
 	if err := installConsole(rt, g, c); err != nil {
 		return err
 	}
@@ -60,6 +61,18 @@ func Install(rt *goja.Runtime, c Config) error {
 		return err
 	}
 	return clone.InstallStructuredClone(rt)
+}
+
+// installAsyncIterator defines Symbol.asyncIterator, which goja lacks, as a well-known symbol (non-writable,
+// non-enumerable, non-configurable): async iterables written as [Symbol.asyncIterator]() { … } (events.on, timers'
+// setInterval, a program's own) and the for await loops and async generators esbuild lowers (its helpers look the
+// symbol up at run time) then agree on one key, where both would otherwise use a different stand-in.
+func installAsyncIterator(rt *goja.Runtime, g *goja.Object) {
+	sym, ok := g.Get("Symbol").(*goja.Object)
+	if !ok || sym.Get("asyncIterator") != nil && !goja.IsUndefined(sym.Get("asyncIterator")) {
+		return
+	}
+	_ = sym.DefineDataProperty("asyncIterator", goja.NewSymbol("Symbol.asyncIterator"), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE)
 }
 
 //go:embed js/queuemicrotask.js

@@ -67,6 +67,9 @@ func TestNodeFlags_MatchNode(t *testing.T) {
 		{"stdin -", argv, []string{"-", "a", "b"}},
 		{"stdin module", "import { sep } from 'node:path'; console.log(typeof import.meta, sep)", []string{"--input-type=module"}},
 		{"-e module", "", []string{"--input-type", "module", "-e", "import { basename } from 'node:path'; console.log(basename('/a/b.c'), typeof import.meta.url)"}},
+		{"-e module has no require", "", []string{"--input-type=module", "-e", "console.log(typeof require, typeof exports, typeof __filename, import.meta.url.endsWith('/[eval1]'), import.meta.url === new URL('[eval1]', 'file://' + process.cwd() + '/').href, import.meta.filename === process.cwd() + '/[eval1]', import.meta.dirname === process.cwd())"}},
+		{"stdin module meta", "console.log(typeof require, import.meta.url === 'file://' + process.cwd() + '/[eval1]', import.meta.filename)", []string{"--input-type=module"}},
+		{"-e module meta url", "", []string{"--input-type=module", "-e", "console.log(import.meta.url.slice(import.meta.url.lastIndexOf('/')), new URL('./x.mjs', import.meta.url).pathname === process.cwd() + '/x.mjs')"}},
 		{"-e nextTick order", "", []string{"-e", "Promise.resolve().then(() => console.log('then')); process.nextTick(() => console.log('tick')); setImmediate(() => console.log('imm'))"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 // TestRun_NpmWorkerLibraries: the basic documented examples of npm worker libraries run under `jsworker run` from
 // a local node_modules and print what node prints. The packages come from the registry through npm: the test is
-// skipped with -short, without npm, or when the install fails (no network). threads (V8's
-// Error.prepareStackTrace call sites) is not here yet: docs/worker-threads.md says what blocks it.
+// skipped with -short, without npm, or when the install fails (no network). threads finds its worker file through
+// V8's stack trace API (Error.prepareStackTrace with CallSites), which node/stacktrace.go emulates.
 func TestRun_NpmWorkerLibraries(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the npm packages come from the registry")
@@ -38,12 +38,12 @@ func TestRun_NpmWorkerLibraries(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), long)
 	defer cancel()
-	install := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-save", "piscina@4", "workerpool@9", "poolifier@4")
+	install := exec.CommandContext(ctx, npm, "install", "--no-audit", "--no-fund", "--no-save", "piscina@4", "workerpool@9", "poolifier@4", "threads@1")
 	install.Dir = dir
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Skipf("npm install failed (offline?): %v\n%s", err, out)
 	}
-	for _, name := range []string{"piscina.js", "workerpool.js", "poolifier.js"} {
+	for _, name := range []string{"piscina.js", "workerpool.js", "poolifier.js", "threads.js"} {
 		t.Run(name, func(t *testing.T) {
 			prog := filepath.Join(dir, name)
 			want, err := exec.Command(nodeBin, prog).Output()

@@ -101,11 +101,9 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return exitInvalidArg
 		}
 		if cwd, err := os.Getwd(); err == nil {
-			name := "[eval1]"
-			if c.mode == modeStdin {
-				name = "[stdin]"
-			}
-			po.Filename = filepath.Join(cwd, name)
+			// Node names ES module input "[eval1]" in the current directory, from -e and standard input alike.
+			po.Filename = cwd + "/[eval1]" // as Node: "//[eval1]" in the root directory
+
 		}
 	}
 	po.Options.Filename = po.Filename

@@ -410,7 +410,8 @@ const module = {
 	transcode: notSupported('transcode'),
 	resolveObjectURL: notSupported('resolveObjectURL'),
 };
-module.Blob = function Blob() { throw new Error('jsworker: Blob is not supported'); };
-module.File = function File() { throw new Error('jsworker: File is not supported'); };
+const blob = require('internal/blob');
+module.Blob = blob.Blob;
+module.File = blob.File;
 return module;
 })

@@ -36,6 +36,21 @@ for (const [name, code] of Object.entries(codes)) {
 	Object.defineProperty(DOMException.prototype, c, { value: code, enumerable: true });
 }
 
+// DOMException structured-clones (HTML's serializable objects): name, message and stack.
+const hasOwn = Object.prototype.hasOwnProperty;
+const ownDesc = Object.getOwnPropertyDescriptor;
+function ownString(o, k) {
+	const d = ownDesc(o, k);
+	return d !== undefined && 'value' in d && typeof d.value === 'string' ? d.value : undefined;
+}
+N.registerDOMException(DOMException.prototype,
+	(o) => hasOwn.call(o, kInternal) ? [o[kInternal], ownString(o, 'message') || '', ownString(o, 'stack')] : undefined,
+	(name, message, stack) => {
+		const e = new DOMException(message, name);
+		if (stack !== undefined) Object.defineProperty(e, 'stack', { value: stack, writable: true, configurable: true });
+		return e;
+	});
+
 class Event {
 	constructor(type, options) {
 		if (arguments.length === 0) throw new TypeError('The "type" argument must be specified');

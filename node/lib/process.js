@@ -55,7 +55,13 @@ return function makeProcess(info) {
 	p.nextTick = function nextTick(fn, ...args) {
 		if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function.');
 		ticks.push({ fn: bindCtx(fn), args });
-		if (ticks.length - tickHead === 1 && !N.ticksScheduled()) queueMicrotask_(runTicks);
+		if (ticks.length - tickHead === 1) {
+			const how = N.ticksScheduled();
+			if (how !== 0) {
+				queueMicrotask_(runTicks);
+				if (how === 2) N.hoistTicks();
+			}
+		}
 	};
 	p.cwd = function cwd() { return N.cwd(); };
 	p.uptime = function uptime() { return N.uptime(); };

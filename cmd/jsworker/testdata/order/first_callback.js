@@ -1,6 +1,5 @@
-// A tick queued after a promise job in the same callback runs first, as in Node. jsworker runs callbacks after the
-// script unwrapped until the realm first calls process.nextTick (node/ticks.go), so in the timer that first calls
-// it the tick runs after the job; this program shows the order of every later callback.
+// A tick queued after a promise job in the same callback runs first, as in Node, in every callback after the realm's
+// first tick (first_tick.js has the callback that makes the first one).
 process.nextTick(() => console.log('activate'));
 setTimeout(() => {
 	Promise.resolve().then(() => console.log('then'));

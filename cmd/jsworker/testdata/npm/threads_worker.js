@@ -1,0 +1,2 @@
+const { expose } = require('threads/worker');
+expose(function add(a, b) { return a + b; });

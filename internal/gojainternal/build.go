@@ -19,12 +19,12 @@ import (
 // entry at a time. goja's own _put, the step every new data property of a
 // plain object ends in, does two things: values[name] = v, and name
 // appended to propNames (integer-like names are put in order lazily, at the
-// first enumeration, from lastSortedPropLen on). NewPlainObject does exactly
-// that for all properties at once, into a plain object made by the public
-// CreateObject, with the map and the slice sized once. The probe builds
+// first enumeration, from lastSortedPropLen on). FillPlainObject does exactly
+// that for all properties at once, into a new plain object made by the
+// public CreateObject, with the map and the slice sized once. The probe builds
 // objects both ways and compares what scripts can see of them, including
 // what goja does to them afterwards (adding, deleting, sorting names,
-// freezing); it fails closed, and NewPlainObject then answers false.
+// freezing); it fails closed, and FillPlainObject then answers false.
 
 var build struct {
 	once sync.Once
@@ -51,25 +51,30 @@ func loadBuild() error {
 // growing past its first group (Go's maps hold 8 entries in one group).
 const smallMap = 8
 
-// NewPlainObject returns a new ordinary object of rt whose prototype is
-// proto (nil for none) and whose own properties are names[i]: values[i], in
-// that order, each a writable, enumerable, configurable data property —
-// what CreateObject followed by a Set per property gives when no setter or
-// read-only property is in the way, that is CreateDataProperty. A name
-// given twice keeps its first position and its last value. values[i] must
-// be non-nil values of rt (primitives or objects of rt). It runs no
-// JavaScript and never calls a setter. ok=false (and no object) means the
-// probe failed: build the object through the public API.
-func NewPlainObject(rt *goja.Runtime, proto *goja.Object, names []unistring.String, values []goja.Value) (*goja.Object, bool) {
-	if rt == nil || len(names) != len(values) || loadBuild() != nil {
-		return nil, false
+// CanFillPlain reports whether FillPlainObject works: its probe passed.
+func CanFillPlain() bool { return loadBuild() == nil }
+
+// FillPlainObject gives o, a new object of goja's usual plain type (made by
+// Runtime.CreateObject) that has no own property yet, the own properties
+// names[i]: values[i], in that order, each a writable, enumerable,
+// configurable data property: what a Set per property gives on an object
+// without a prototype, that is CreateDataProperty, whatever o's prototype
+// (no setter runs, "__proto__" is an ordinary name). A name given twice
+// keeps its first position and its last value. values[i] must be non-nil
+// values of o's runtime. It runs no JavaScript. It returns false, and
+// changes nothing, if the probe failed or o is not such an object: then
+// use Set.
+func FillPlainObject(o *goja.Object, names []unistring.String, values []goja.Value) bool {
+	if o == nil || len(names) != len(values) || loadBuild() != nil || selfOf(o).tab != kinds.plainTab {
+		return false
 	}
-	o := rt.CreateObject(proto)
-	if selfOf(o).tab != kinds.plainTab {
-		return nil, false
+	p := selfOf(o).data
+	if len(valuesOf(o)) != 0 || len(*(*[]unistring.String)(unsafe.Add(p, props.names))) != 0 ||
+		*(*int)(unsafe.Add(p, props.sorted)) != 0 {
+		return false
 	}
 	fillPlain(o, names, values)
-	return o, true
+	return true
 }
 
 // fillPlain stores names and values into o, a fresh plain object with no

@@ -16,9 +16,12 @@ func TestNewPlainObject(t *testing.T) {
 	proto := rt.NewObject().Prototype()
 	names := []unistring.String{"b", "2", unistring.NewFromString("é"), "a", "b"}
 	values := []goja.Value{rt.ToValue(1), rt.ToValue("two"), rt.ToValue(3.5), rt.NewObject(), rt.ToValue(5)}
-	o, ok := NewPlainObject(rt, proto, names, values)
-	if !ok || o == nil {
-		t.Fatal("not built")
+	o := rt.CreateObject(proto)
+	if !CanFillPlain() || !FillPlainObject(o, names, values) {
+		t.Fatal("not filled")
+	}
+	if FillPlainObject(o, names, values) {
+		t.Fatal("filled twice")
 	}
 	if err := rt.Set("o", o); err != nil {
 		t.Fatal(err)
@@ -43,22 +46,27 @@ func TestNewPlainObject(t *testing.T) {
 		many = append(many, unistring.String("k"+string(rune('A'+i))))
 		vals = append(vals, rt.ToValue(i))
 	}
-	big, ok := NewPlainObject(rt, nil, many, vals)
-	if !ok || len(big.Keys()) != 40 || big.Get("kZ").ToInteger() != 25 || big.Prototype() != nil {
-		t.Fatalf("40 properties: %v %v", ok, big.Keys())
+	big := rt.CreateObject(nil)
+	if !FillPlainObject(big, many, vals) || len(big.Keys()) != 40 || big.Get("kZ").ToInteger() != 25 || big.Prototype() != nil {
+		t.Fatalf("40 properties: %v", big.Keys())
 	}
 
 	// Mismatched arguments and a failed probe answer false.
-	if _, ok := NewPlainObject(rt, nil, many, vals[:1]); ok {
-		t.Error("mismatched lengths built")
+	if FillPlainObject(rt.CreateObject(nil), many, vals[:1]) {
+		t.Error("mismatched lengths filled")
 	}
-	if _, ok := NewPlainObject(nil, nil, nil, nil); ok {
-		t.Error("nil runtime built")
+	if FillPlainObject(nil, nil, nil) {
+		t.Error("nil filled")
+	}
+	for _, src := range []string{`({a: 1})`, `[]`, `new Map()`, `(function () {})`} {
+		if FillPlainObject(mustRun(t, rt, src), many[:1], vals[:1]) {
+			t.Errorf("%s filled", src)
+		}
 	}
 	restore := SimulateChange(errors.New("simulated"))
-	_, ok = NewPlainObject(rt, nil, nil, nil)
+	ok := CanFillPlain() || FillPlainObject(rt.CreateObject(nil), nil, nil)
 	restore()
 	if ok {
-		t.Error("built while the probe fails")
+		t.Error("filled while the probe fails")
 	}
 }

@@ -2,6 +2,7 @@ package clone_test
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
@@ -38,7 +39,7 @@ func TestFrameBytesAligned(t *testing.T) {
 	dst := goja.New()
 	var bufs []goja.ArrayBuffer
 	for i := range 64 {
-		v := run(t, src, `var u = new Uint8Array(24); u.fill(`+string(rune('0'+i%10))+`); ({b: u.buffer})`)
+		v := run(t, src, `var u = new Uint8Array(24); u.fill(`+strconv.Itoa(i+1)+`); ({b: u.buffer})`)
 		f, err := clone.Serialize(src, v, clone.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -51,7 +52,7 @@ func TestFrameBytesAligned(t *testing.T) {
 		bufs = append(bufs, ab)
 	}
 	for i, ab := range bufs {
-		if want := bytes.Repeat([]byte{byte('0' + i%10)}, 24); !bytes.Equal(ab.Bytes(), want) {
+		if want := bytes.Repeat([]byte{byte(i + 1)}, 24); !bytes.Equal(ab.Bytes(), want) {
 			t.Fatalf("buffer %d changed: %v", i, ab.Bytes())
 		}
 	}

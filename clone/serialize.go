@@ -776,12 +776,15 @@ func (e *encoder) writeProps(o *goja.Object, keys []string, skipBelow uint64, de
 // writeArray writes an array: its length and elements, and, wrapped in
 // tagArrayProps, its named properties.
 func (e *encoder) writeArray(o *goja.Object, depth int) {
-	l := o.Get("length").ToInteger()
-	if l < 0 || l > maxArrayLength {
-		e.reject("array length out of range.")
-		return
+	n, fast := gojainternal.ArrayLength(o)
+	if !fast {
+		l := o.Get("length").ToInteger()
+		if l < 0 || l > maxArrayLength {
+			e.reject("array length out of range.")
+			return
+		}
+		n = uint32(l)
 	}
-	n := uint32(l)
 	var keys []string
 	named := false
 	if n > denseLimit || !gojainternal.ArrayHasNoNames(o) {
@@ -799,7 +802,12 @@ func (e *encoder) writeArray(o *goja.Object, depth int) {
 	if n <= denseLimit {
 		e.putTagUvarint(tagDenseArray, n)
 		for i := uint32(0); i < n; i++ {
-			v := o.Get(indexKey(i))
+			// Each element is read when its turn comes (a getter run by an
+			// earlier one may have changed the array).
+			v, ok := gojainternal.ArrayElement(o, i)
+			if !ok {
+				v = o.Get(indexKey(i))
+			}
 			if v == nil {
 				e.putTag(tagHole)
 				continue

@@ -28,7 +28,7 @@
 //     (clone's Serialize, sharedmem's Install) or degrade visibly (the
 //     inspector, see its kinds.go).
 //   - The optional fast paths ([PlainKeys], [PlainGet], [ArrayHasNoNames],
-//     [NewInt], [IsASCII], [FillPlainObject]) answer "don't know" instead,
+//     [NewInt], [IsASCII], [FillPlainObject], [ArrayElement]) answer "don't know" instead,
 //     and their callers take the slow, public route (Keys, Get, ToValue,
 //     Set); [Verify] reports
 //     them all.

@@ -405,7 +405,7 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.rt.ToValue(int64(unzigzag(u))), nil
+		return d.intValue(int64(unzigzag(u))), nil
 	case tagDouble:
 		f, err := d.readFloat()
 		if err != nil {
@@ -476,6 +476,19 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 	}
 	d.pos--
 	return nil, d.malformed("unknown tag 0x%02x", tag)
+}
+
+// intValue returns the Number x. ToValue boxes a large integer twice (into
+// an interface, then into a Value); gojainternal.NewInt once.
+func (d *decoder) intValue(x int64) goja.Value {
+	if x < 0 || x >= 256 { // (Go boxes small integers without allocating)
+		p := new(int64)
+		*p = x
+		if v := gojainternal.NewInt(p); v != nil {
+			return v
+		}
+	}
+	return d.rt.ToValue(x)
 }
 
 // add gives o the next object id and returns it.

@@ -45,7 +45,10 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer d.release()
-	d.rt, d.data, d.pos, d.buffers, d.exts = rt, f.Bytes(), 0, f.buffers, f.exts
+	d.rt, d.data, d.pos = rt, f.Bytes(), 0
+	if f.x != nil {
+		d.buffers, d.exts = f.x.buffers, f.x.exts
+	}
 	d.alias = f.aligned
 	d.fill = gojainternal.CanFillPlain()
 

@@ -143,13 +143,17 @@ func (e *encoder) frame() *Frame {
 	default:
 		f = newFrameCopy(data)
 	}
-	f.refs, f.aligned = e.refs, true
+	f.aligned = true
+	if len(e.refs) > 0 {
+		f.extra().refs = e.refs
+	}
 	e.refs = nil
-	if e.tl != nil {
-		f.buffers = make([][]byte, len(e.tl.buffers))
+	if e.tl != nil && len(e.tl.buffers) > 0 {
+		x := f.extra()
+		x.buffers = make([][]byte, len(e.tl.buffers))
 		for i, ab := range e.tl.buffers {
 			b := ab.Bytes()
-			f.buffers[i] = b[:len(b):len(b)]
+			x.buffers[i] = b[:len(b):len(b)]
 		}
 	}
 	// Every frame's bytes start on an 8-byte boundary, so aligned holds:

@@ -50,7 +50,7 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 		d.buffers, d.exts = f.x.buffers, f.x.exts
 	}
 	d.alias = f.aligned
-	d.fill = gojainternal.CanFillPlain()
+	d.fill = fillObjects && gojainternal.CanFillPlain()
 
 	defer func() {
 		if r := recover(); r != nil {
@@ -717,6 +717,10 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 	}
 	return o, nil
 }
+
+// fillObjects lets tests take readObjectSet, the path used when
+// gojainternal cannot fill objects.
+var fillObjects = true
 
 // objectPrototype returns the realm's Object.prototype, which no script can
 // replace (the property is read-only and not configurable). The decoder

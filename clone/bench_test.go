@@ -277,3 +277,72 @@ func BenchmarkInstallStructuredClone(b *testing.B) {
 func BenchmarkSerializeMap100k(b *testing.B) {
 	benchSerialize(b, `var m = new Map(); for (var i = 0; i < 100000; i++) m.set(i, i); m`)
 }
+
+// BenchmarkSmallMessagePipeline is throughput.js's one-way figure without
+// threads or channels, 1,000 messages {i, s: "abc"} per op, to tell goja's
+// share from the clone's: "post-loop" is the sender's JavaScript loop
+// post({i: i, s: "abc"}) with a native post that does nothing; "listener"
+// calls the receiver's listener (count++, sum += m.i) from Go with one
+// ready object; "clone" runs the loop with a post that serializes each
+// message, deserializes it into the receiving runtime and calls the
+// listener. clone − post-loop − listener is the clone's own cost.
+func BenchmarkSmallMessagePipeline(b *testing.B) {
+	const n = 1000
+	loop := `(function (post) { for (let i = 0; i < ` + strconv.Itoa(n) + `; i++) post({i: i, s: "abc"}); })`
+	listenerSrc := `var count = 0, sum = 0; (function (m) { count++; sum += m.i; })`
+	b.Run("post-loop", func(b *testing.B) {
+		rt := goja.New()
+		fn, _ := goja.AssertFunction(run(b, rt, loop))
+		post := rt.ToValue(func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := fn(goja.Undefined(), post); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+	})
+	b.Run("listener", func(b *testing.B) {
+		rt := goja.New()
+		fn, _ := goja.AssertFunction(run(b, rt, listenerSrc))
+		m := run(b, rt, `({i: 1, s: "abc"})`)
+		b.ReportAllocs()
+		for b.Loop() {
+			for range n {
+				if _, err := fn(goja.Undefined(), m); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+	})
+	b.Run("clone", func(b *testing.B) {
+		src, dst := goja.New(), goja.New()
+		fn, _ := goja.AssertFunction(run(b, src, loop))
+		listener, _ := goja.AssertFunction(run(b, dst, listenerSrc))
+		post := src.ToValue(func(c goja.FunctionCall) goja.Value {
+			f, err := clone.Serialize(src, c.Argument(0), clone.Options{})
+			if err != nil {
+				panic(err)
+			}
+			v, err := clone.Deserialize(dst, f)
+			if err != nil {
+				panic(err)
+			}
+			if _, err := listener(goja.Undefined(), v); err != nil {
+				panic(err)
+			}
+			return goja.Undefined()
+		})
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := fn(goja.Undefined(), post); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if got := run(b, dst, `sum`).ToInteger(); got <= 0 {
+			b.Fatalf("listener saw sum %d", got)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*n), "ns/msg")
+	})
+}

@@ -9,8 +9,10 @@ import (
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
+	"weak"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/unistring"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
@@ -43,8 +45,12 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 	}
 	d := decoderPool.Get().(*decoder)
 	defer d.release()
-	d.rt, d.data, d.pos, d.buffers, d.exts = rt, f.Bytes(), 0, f.buffers, f.exts
+	d.rt, d.data, d.pos = rt, f.Bytes(), 0
+	if f.x != nil {
+		d.buffers, d.exts = f.x.buffers, f.x.exts
+	}
 	d.alias = f.aligned
+	d.fill = fillObjects && gojainternal.CanFillPlain()
 
 	defer func() {
 		if r := recover(); r != nil {
@@ -82,12 +88,17 @@ type decoder struct {
 	buffers     [][]byte    // transferred memory
 	exts        []*External // the frame's references to external memory (nil entries: Go memory); adopted ones are taken out
 
-	manifest []manifestEntry
-	objs     []goja.Value          // id -> object; nil while a dense array is being read, unbuilt while another kind is
-	items    []any                 // element stack for dense arrays; nil = hole
-	units    []uint16              // scratch for strings
-	keys     map[string]string     // interned short ASCII property names, kept across calls (bounded)
-	strs     map[string]goja.Value // shared short ASCII string values, kept across calls (bounded)
+	manifest  []manifestEntry
+	objs      []goja.Value               // id -> object; nil while a dense array is being read, unbuilt while another kind is
+	items     []any                      // element stack for dense arrays; nil = hole
+	units     []uint16                   // scratch for strings
+	keys      map[string]string          // interned short ASCII property names, kept across calls (bounded)
+	lastRT    weak.Pointer[goja.Runtime] // the runtime of lastProto
+	lastProto weak.Pointer[goja.Object]  // Object.prototype of the last runtime (objectPrototype)
+	fill      bool                       // gojainternal.FillPlainObject works: objects are built in one step
+	pnames    []unistring.String         // property stack of the objects being read (readObject)
+	pvals     []goja.Value
+	strs      map[string]goja.Value // shared short ASCII string values, kept across calls (bounded)
 }
 
 type manifestEntry struct {
@@ -124,6 +135,9 @@ func (d *decoder) release() {
 	}
 	if cap(d.items) > 4096 {
 		d.items = nil
+	}
+	if cap(d.pnames) > 4096 {
+		d.pnames, d.pvals = nil, nil
 	}
 	if cap(d.units) > 4096 {
 		d.units = nil
@@ -395,7 +409,7 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.rt.ToValue(int64(unzigzag(u))), nil
+		return d.intValue(int64(unzigzag(u))), nil
 	case tagDouble:
 		f, err := d.readFloat()
 		if err != nil {
@@ -468,6 +482,19 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 	}
 	d.pos--
 	return nil, d.malformed("unknown tag 0x%02x", tag)
+}
+
+// intValue returns the Number x. ToValue boxes a large integer twice (into
+// an interface, then into a Value); gojainternal.NewInt once.
+func (d *decoder) intValue(x int64) goja.Value {
+	if x < 0 || x >= 256 { // (Go boxes small integers without allocating)
+		p := new(int64)
+		*p = x
+		if v := gojainternal.NewInt(p); v != nil {
+			return v
+		}
+	}
+	return d.rt.ToValue(x)
 }
 
 // add gives o the next object id and returns it.
@@ -654,15 +681,72 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 	if err := d.enter(depth); err != nil {
 		return nil, err
 	}
-	// The object is built without a prototype and given Object.prototype
-	// when complete: until then a plain Set cannot meet a setter (or a
-	// read-only property) of the receiving realm's Object.prototype, so it
-	// has CreateDataProperty semantics and is cheaper than
-	// DefineDataProperty. Nothing can observe the object meanwhile: no
-	// script runs while a frame is read.
 	if d.objectProto == nil {
-		d.objectProto = d.rt.NewObject().Prototype()
+		d.objectProto = d.objectPrototype()
 	}
+	if !d.fill {
+		return d.readObjectSet(depth)
+	}
+	// The object exists (and has its id) before its values are read, so
+	// that they may refer to it; its properties are stacked and given to it
+	// in one step at its end (gojainternal.FillPlainObject, which has
+	// CreateDataProperty semantics whatever the prototype). Nothing can
+	// observe the empty object meanwhile: no script runs while a frame is
+	// read.
+	o := d.rt.CreateObject(d.objectProto)
+	d.objs = append(d.objs, o)
+	base := len(d.pnames)
+	defer func() {
+		clear(d.pnames[base:])
+		clear(d.pvals[base:])
+		d.pnames, d.pvals = d.pnames[:base], d.pvals[:base]
+	}()
+	for {
+		k, done, err := d.readPropName()
+		if err != nil {
+			return nil, err
+		}
+		if done {
+			break
+		}
+		v, err := d.readValue(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		d.pnames, d.pvals = append(d.pnames, k), append(d.pvals, v)
+	}
+	if !gojainternal.FillPlainObject(o, d.pnames[base:], d.pvals[base:]) {
+		return nil, fmt.Errorf("jsworker: internal error in structured clone: a new object could not be filled")
+	}
+	return o, nil
+}
+
+// fillObjects lets tests take readObjectSet, the path used when
+// gojainternal cannot fill objects.
+var fillObjects = true
+
+// objectPrototype returns the realm's Object.prototype, which no script can
+// replace (the property is read-only and not configurable). The decoder
+// remembers the last one across calls through weak pointers, so that a
+// pooled decoder keeps no runtime alive: while the prototype lives, so does
+// its runtime, whose address therefore cannot be reused.
+func (d *decoder) objectPrototype() *goja.Object {
+	if d.lastRT.Value() == d.rt {
+		if p := d.lastProto.Value(); p != nil {
+			return p
+		}
+	}
+	p := d.rt.NewObject().Prototype()
+	d.lastRT, d.lastProto = weak.Make(d.rt), weak.Make(p)
+	return p
+}
+
+// readObjectSet is readObject through goja's public API, for when
+// gojainternal cannot fill objects: the object is built without a
+// prototype and given Object.prototype when complete, so that a plain Set
+// cannot meet a setter (or a read-only property) of the receiving realm's
+// Object.prototype: it has CreateDataProperty semantics.
+func (d *decoder) readObjectSet(depth int) (goja.Value, error) {
 	o := d.rt.CreateObject(nil)
 	d.objs = append(d.objs, o)
 	for {
@@ -685,6 +769,15 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// readPropName is readKey giving goja's form of the name.
+func (d *decoder) readPropName() (unistring.String, bool, error) {
+	k, done, err := d.readKey()
+	if err != nil || done {
+		return "", done, err
+	}
+	return unistring.NewFromString(k), false, nil
 }
 
 // readProps reads (key value)* up to tagObjectEnd and defines them on o.

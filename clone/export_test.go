@@ -11,3 +11,11 @@ var PendingCount = pendingCount
 // CurrentSharedMemory returns the registered shared-memory implementation,
 // so that tests installing a fake can put the real one back.
 var CurrentSharedMemory = sharedMemory
+
+// BuildObjectsWithSet makes Deserialize build plain objects through goja's
+// public API, as when gojainternal cannot fill them, until restore is called.
+// Not for parallel tests.
+func BuildObjectsWithSet() (restore func()) {
+	fillObjects = false
+	return func() { fillObjects = true }
+}

@@ -29,10 +29,8 @@ type Ref interface {
 //
 // A Frame must not be copied after first use.
 type Frame struct {
-	data    []byte
-	refs    []Ref
-	buffers [][]byte    // memory of transferred ArrayBuffers, in manifest order
-	exts    []*External // per buffer: the external memory's reference the frame holds, or nil (external.go)
+	data []byte
+	x    *frameExtra // what few frames carry besides bytes; nil for most
 
 	// aligned says that data starts on an 8-byte boundary and is owned by
 	// the frame alone: Serialize made it. The reader may then use an
@@ -40,10 +38,27 @@ type Frame struct {
 	// never recycled (no pool), which is what makes that safe.
 	aligned bool
 
+	released atomic.Bool
+}
+
+// frameExtra is the part of a frame that only frames with references,
+// transferred memory or MessagePorts have, kept apart so that the Frame of
+// an ordinary message stays small (it is allocated once per message).
+type frameExtra struct {
+	refs    []Ref
+	buffers [][]byte    // memory of transferred ArrayBuffers, in manifest order
+	exts    []*External // per buffer: the external memory's reference the frame holds, or nil (external.go)
+
 	// ticket is set by SerializeTransfer until the sender commits.
 	ticket *transferTicket
+}
 
-	released atomic.Bool
+// extra returns f's frameExtra, making it if needed.
+func (f *Frame) extra() *frameExtra {
+	if f.x == nil {
+		f.x = new(frameExtra)
+	}
+	return f.x
 }
 
 // NewFrame returns a frame owning data and refs. The caller must not use data
@@ -51,7 +66,11 @@ type Frame struct {
 // frames from Serialize. A frame made by NewFrame carries no transferred
 // memory, so its manifest must not list transferred ArrayBuffers.
 func NewFrame(data []byte, refs ...Ref) *Frame {
-	return &Frame{data: data, refs: refs}
+	f := &Frame{data: data}
+	if len(refs) > 0 {
+		f.extra().refs = refs
+	}
+	return f
 }
 
 // Bytes returns the frame's wire bytes. They stay valid until Release.
@@ -83,8 +102,12 @@ func (f *Frame) Release() {
 	if f == nil || !f.released.CompareAndSwap(false, true) {
 		return
 	}
-	refs, t, exts := f.refs, f.ticket, f.exts
-	f.refs, f.data, f.buffers, f.ticket, f.exts = nil, nil, nil, nil, nil
+	x := f.x
+	f.data, f.x = nil, nil
+	if x == nil {
+		return
+	}
+	refs, t, exts := x.refs, x.ticket, x.exts
 	if t != nil {
 		t.unmark()
 	}

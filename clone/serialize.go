@@ -131,35 +131,81 @@ func (e *encoder) appendHeader(b []byte, sab []sharedEntry) []byte {
 
 // frame turns the encoder's buffer into a Frame, moving or copying the bytes.
 func (e *encoder) frame() *Frame {
-	data := e.buf
-	if len(e.sab) > 0 {
+	var f *Frame
+	switch data := e.buf; {
+	case len(e.sab) > 0:
 		// The manifest grew while walking: rebuild the header in front.
 		hdr := e.appendHeader(nil, e.sab)
 		data = make([]byte, 0, len(hdr)+len(e.buf)-e.valueStart)
-		data = append(append(data, hdr...), e.buf[e.valueStart:]...)
-	} else if len(data) >= 64<<10 && cap(data)-len(data) <= len(data)/4 {
+		f = &Frame{data: append(append(data, hdr...), e.buf[e.valueStart:]...)}
+	case len(data) >= 64<<10 && cap(data)-len(data) <= len(data)/4:
 		// A large frame with little slack: hand the buffer over rather
 		// than copy it (the pool would drop it anyway).
 		e.buf = nil
-	} else {
-		data = slices.Clone(data)
+		f = &Frame{data: data}
+	default:
+		f = newFrameCopy(data)
+	}
+	f.aligned = true
+	if len(e.refs) > 0 {
+		f.extra().refs = e.refs
 	}
 	if e.host {
-		data[len(magic)] = hostVersion
+		f.data[len(magic)] = hostVersion // a frame holding a host object (wire.go)
 	}
-	f := &Frame{data: data, refs: e.refs, aligned: true}
 	e.refs = nil
-	if e.tl != nil {
-		f.buffers = make([][]byte, len(e.tl.buffers))
+	if e.tl != nil && len(e.tl.buffers) > 0 {
+		x := f.extra()
+		x.buffers = make([][]byte, len(e.tl.buffers))
 		for i, ab := range e.tl.buffers {
 			b := ab.Bytes()
-			f.buffers[i] = b[:len(b):len(b)]
+			x.buffers[i] = b[:len(b):len(b)]
 		}
 	}
-	// Every frame holding an ArrayBuffer is at least 16 bytes long, so its
-	// memory comes from a size class and starts on an 8-byte boundary:
-	// aligned holds. (The Go allocator only packs smaller objects.)
+	// Every frame's bytes start on an 8-byte boundary, so aligned holds:
+	// those of a small frame follow its Frame (whose size is a multiple of
+	// 8) in one allocation, and every larger one holding an ArrayBuffer is
+	// at least 16 bytes long, so its memory comes from a size class. (The Go
+	// allocator only packs smaller objects.)
 	return f
+}
+
+// Small frames carry their bytes in the allocation of their Frame: one
+// allocation per message instead of two. The bytes are owned by the frame
+// alone, as the reader's in-place ArrayBuffers require (see aligned).
+type (
+	frame48 struct {
+		f Frame
+		b [48]byte
+	}
+	frame112 struct {
+		f Frame
+		b [112]byte
+	}
+	frame240 struct {
+		f Frame
+		b [240]byte
+	}
+)
+
+// newFrameCopy returns a frame holding a copy of b.
+func newFrameCopy(b []byte) *Frame {
+	n := len(b)
+	switch {
+	case n <= 48:
+		x := new(frame48)
+		x.f.data = x.b[:copy(x.b[:], b):n]
+		return &x.f
+	case n <= 112:
+		x := new(frame112)
+		x.f.data = x.b[:copy(x.b[:], b):n]
+		return &x.f
+	case n <= 240:
+		x := new(frame240)
+		x.f.data = x.b[:copy(x.b[:], b):n]
+		return &x.f
+	}
+	return &Frame{data: slices.Clone(b)}
 }
 
 // recoveredError turns a panic that escaped goja's own handling into an
@@ -235,7 +281,7 @@ func (e *encoder) release() {
 	if cap(e.names) > maxPooledNames {
 		e.names = nil
 	}
-	clear(e.names[:cap(e.names)])
+	clear(e.names) // (writePlain clears what it pops: only a failed call leaves names)
 	e.names = e.names[:0]
 	if e.nobjs > smallIDs { // the map was used
 		if len(e.ids) > maxPooledIDs {
@@ -749,12 +795,15 @@ func (e *encoder) writeProps(o *goja.Object, keys []string, skipBelow uint64, de
 // writeArray writes an array: its length and elements, and, wrapped in
 // tagArrayProps, its named properties.
 func (e *encoder) writeArray(o *goja.Object, depth int) {
-	l := o.Get("length").ToInteger()
-	if l < 0 || l > maxArrayLength {
-		e.reject("array length out of range.")
-		return
+	n, fast := gojainternal.ArrayLength(o)
+	if !fast {
+		l := o.Get("length").ToInteger()
+		if l < 0 || l > maxArrayLength {
+			e.reject("array length out of range.")
+			return
+		}
+		n = uint32(l)
 	}
-	n := uint32(l)
 	var keys []string
 	named := false
 	if n > denseLimit || !gojainternal.ArrayHasNoNames(o) {
@@ -772,7 +821,12 @@ func (e *encoder) writeArray(o *goja.Object, depth int) {
 	if n <= denseLimit {
 		e.putTagUvarint(tagDenseArray, n)
 		for i := uint32(0); i < n; i++ {
-			v := o.Get(indexKey(i))
+			// Each element is read when its turn comes (a getter run by an
+			// earlier one may have changed the array).
+			v, ok := gojainternal.ArrayElement(o, i)
+			if !ok {
+				v = o.Get(indexKey(i))
+			}
 			if v == nil {
 				e.putTag(tagHole)
 				continue

@@ -220,8 +220,9 @@ func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, 
 	if tl == nil {
 		return f, noCommit, nil
 	}
-	f.refs = append(f.refs, portRefs...)
-	f.ticket = t
+	x := f.extra()
+	x.refs = append(x.refs, portRefs...)
+	x.ticket = t
 	// External memory (external.go): the frame takes a reference of its
 	// own; the commit tells each sender's holder its buffer is detached.
 	var held []ExternalBuffer // parallel to tl.buffers
@@ -229,12 +230,12 @@ func SerializeTransfer(rt *goja.Runtime, v goja.Value, opts Options) (f *Frame, 
 		if b := externalOf(o); b != nil {
 			if held == nil {
 				held = make([]ExternalBuffer, len(tl.buffers))
-				f.exts = make([]*External, len(tl.buffers))
+				x.exts = make([]*External, len(tl.buffers))
 			}
 			held[i] = b
 			m := b.Memory()
 			m.Retain()
-			f.exts[i] = m
+			x.exts[i] = m
 		}
 	}
 	committed := false

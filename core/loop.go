@@ -28,6 +28,11 @@ type loopState struct {
 	rangeError      *goja.Object
 
 	debuggerReleased bool // Options.WaitForDebugger: runIfWaitingForDebugger came
+
+	// deliverFn is the task that delivers nextFrame, made once (deliverTask)
+	// so that a message costs no closure.
+	deliverFn func() error
+	nextFrame *clone.Frame
 }
 
 // newLoop makes the worker's event loop (package internal/loop): every
@@ -94,10 +99,30 @@ func (w *Worker) deliverMessages() int {
 		if !ok {
 			break
 		}
-		w.macrotask(func() error { return w.deliver(f) })
+		w.nextFrame = f
+		w.runTask(w.deliverTask())
+		if w.nextFrame != nil { // the task did not run (it was interrupted first)
+			w.nextFrame.Release()
+			w.nextFrame = nil
+		}
 		n++
 	}
 	return n
+}
+
+// deliverTask returns the macrotask that delivers w.nextFrame, wrapped as
+// macrotask wraps any task, made once per worker. It takes the frame before
+// delivering it, so that a task nested in it delivers its own.
+func (w *Worker) deliverTask() func() error {
+	if w.deliverFn == nil {
+		fn := func() error {
+			f := w.nextFrame
+			w.nextFrame = nil
+			return w.deliver(f)
+		}
+		w.deliverFn = w.wrapTask(fn)
+	}
+	return w.deliverFn
 }
 
 // deliver deserializes one frame into the worker realm and dispatches it as
@@ -117,13 +142,20 @@ func (w *Worker) deliver(f *clone.Frame) error {
 // it threw, and then reports promises it left rejected with no handler.
 // Microtasks have already run: goja drains its job queue when the outermost
 // call into JavaScript returns.
-func (w *Worker) macrotask(fn func() error) {
+func (w *Worker) macrotask(fn func() error) { w.runTask(w.wrapTask(fn)) }
+
+// wrapTask gives fn to the extension's CallbackRunner, if it has one.
+func (w *Worker) wrapTask(fn func() error) func() error {
+	if cr, ok := w.ext.(CallbackRunner); ok {
+		return func() error { return cr.RunCallback(fn) }
+	}
+	return fn
+}
+
+// runTask is macrotask of a task already wrapped by wrapTask.
+func (w *Worker) runTask(fn func() error) {
 	w.taskBegin()
 	defer w.taskEnd()
-	if cr, ok := w.ext.(CallbackRunner); ok {
-		inner := fn
-		fn = func() error { return cr.RunCallback(inner) }
-	}
 	if err := w.guard(fn); err != nil {
 		w.reportErr(err)
 	}

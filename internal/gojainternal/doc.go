@@ -1,8 +1,9 @@
 // Package gojainternal is the one place in jsworker that reads goja's
 // internals: the Go types and fields behind goja.Object, the layout of typed
-// arrays and ArrayBuffers, the own properties of plain objects and the
-// names hint of arrays, the representation of strings and integers, and
-// the text goja gives errors and stack traces.
+// arrays and ArrayBuffers, the own properties of plain objects (read, and
+// written once when a new one is built), the names hint of arrays, the
+// representation of strings and integers, and the text goja gives errors
+// and stack traces.
 //
 // goja exports no way to tell a Map from a WeakMap without running the
 // realm's (patchable) JavaScript, no TypedArray type, and error positions
@@ -27,8 +28,9 @@
 //     (clone's Serialize, sharedmem's Install) or degrade visibly (the
 //     inspector, see its kinds.go).
 //   - The optional fast paths ([PlainKeys], [PlainGet], [ArrayHasNoNames],
-//     [NewInt], [IsASCII]) answer "don't know" instead, and their callers
-//     take the slow, public route (Keys, Get, ToValue); [Verify] reports
+//     [NewInt], [IsASCII], [FillPlainObject], [ArrayElement]) answer "don't know" instead,
+//     and their callers take the slow, public route (Keys, Get, ToValue,
+//     Set); [Verify] reports
 //     them all.
 //
 // No function of this package panics on a goja value it does not

@@ -76,55 +76,67 @@ func newFamily(self uint64, owner *core.Worker, inner devtools.Session) *family 
 // Dispatch accepts one command from the client: a child's (top-level sessionId), one of the two child protocols',
 // or the target's own.
 func (f *family) Dispatch(msg []byte) error {
-	var env struct {
-		ID        json.RawMessage `json:"id"`
-		Method    string          `json:"method"`
-		SessionID *string         `json:"sessionId"`
-		Params    json.RawMessage `json:"params"`
-	}
+	var env envelope
 	if json.Unmarshal(msg, &env) != nil { // not an object: the target's session answers the error
 		return f.inner.Dispatch(msg)
 	}
-	if env.SessionID != nil {
-		f.mu.Lock()
-		closed := f.closed || f.innerDone
-		f.mu.Unlock()
-		if closed {
-			return inspector.ErrClosed
+	if env.SessionID == nil {
+		return f.dispatchOwn(msg, &env)
+	}
+	if !f.open() {
+		return inspector.ErrClosed
+	}
+	if s := f.route(*env.SessionID); s != nil {
+		if s.dispatchOwn(msg, &env) != nil {
+			f.push(errorFor(env.ID, codeServerError, "the session's target has ended", *env.SessionID))
 		}
-		if s := f.route(*env.SessionID); s != nil {
-			if s.Dispatch(msg) != nil {
-				f.push(errorFor(env.ID, codeServerError, "the session's target has ended", *env.SessionID))
-			}
-			return nil
-		}
-		f.push(errorFor(env.ID, codeSessionNotFound, "Session with given id not found.", *env.SessionID))
 		return nil
 	}
-	if h := childMethods[env.Method]; h != nil {
-		f.mu.Lock()
-		closed := f.closed || f.innerDone
-		f.mu.Unlock()
-		if closed {
-			return inspector.ErrClosed
-		}
-		h(f, env.ID, env.Params)
-		return nil
+	f.push(errorFor(env.ID, codeSessionNotFound, "Session with given id not found.", *env.SessionID))
+	return nil
+}
+
+// envelope is what Dispatch reads of a message.
+type envelope struct {
+	ID        json.RawMessage `json:"id"`
+	Method    string          `json:"method"`
+	SessionID *string         `json:"sessionId"`
+	Params    json.RawMessage `json:"params"`
+}
+
+// dispatchOwn runs a command addressed to this family's target (its sessionId, if any, named this family): one of
+// the child protocols', or the target's own.
+func (f *family) dispatchOwn(msg []byte, env *envelope) error {
+	h := childMethods[env.Method]
+	if h == nil {
+		return f.inner.Dispatch(msg)
 	}
-	return f.inner.Dispatch(msg)
+	if !f.open() {
+		return inspector.ErrClosed
+	}
+	h(f, env.ID, env.Params)
+	return nil
+}
+
+func (f *family) open() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return !f.closed && !f.innerDone
 }
 
 // route finds the session with the given id among the children and their descendants (flat sessions all arrive on
 // the root's connection).
-func (f *family) route(sid string) devtools.Session {
+func (f *family) route(sid string) *family {
 	f.mu.Lock()
 	c := f.children[sid]
 	kids := make([]*child, 0, len(f.children))
 	for _, k := range f.children {
-		kids = append(kids, k)
+		if k.mode == viaTarget { // a NodeWorker child's own children are reached through its messages
+			kids = append(kids, k)
+		}
 	}
 	f.mu.Unlock()
-	if c != nil {
+	if c != nil && c.mode == viaTarget {
 		return c.s
 	}
 	for _, k := range kids {

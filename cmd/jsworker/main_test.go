@@ -213,10 +213,6 @@ func dialWS(t *testing.T, url string) *wsClient { return &wsClient{testsupport.D
 func (w *wsClient) send(msg string) { w.Send(msg) }
 
 func (w *wsClient) until(match func(m map[string]any) bool) map[string]any {
-	if os.Getenv("G18DEBUG") != "" {
-		m0 := match
-		match = func(m map[string]any) bool { fmt.Fprintf(os.Stderr, "<- %v\n", m); return m0(m) }
-	}
 	return w.Until(func(m testsupport.Message) bool { return match(m) })
 }
 

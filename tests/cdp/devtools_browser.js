@@ -3,7 +3,7 @@
 // Chromium's CDP. A recording proxy sits between the front end and jsworker: every command the front end sends is
 // logged, and the test fails if any is answered -32601. Screenshots go to $SHOTS (build/devtools).
 //
-//   node devtools_browser.js /path/to/jsworker /usr/bin/chromium
+//   node devtools_browser.js /path/to/jsworker /usr/bin/chromium [/path/to/c_host]
 'use strict';
 
 const assert = require('node:assert/strict');
@@ -14,7 +14,7 @@ const path = require('node:path');
 const CDP = require('chrome-remote-interface');
 const WebSocket = require('ws');
 
-const [bin, chromium] = process.argv.slice(2);
+const [bin, chromium, hostBin] = process.argv.slice(2);
 const fixture = path.join(__dirname, 'browser_fixture.js');
 const shots = process.env.SHOTS || path.join(__dirname, '..', '..', 'build', 'devtools');
 const timer = setTimeout(() => { console.error('devtools_browser.js: timed out'); process.exit(2); }, 90_000);
@@ -165,11 +165,15 @@ async function main() {
   // 8. A second program, whose worker hits `debugger;`, in the full front end (inspector.html?v8only=true, the
   // devtoolsFrontendUrlCompat of /json/list: js_app.html has no child targets): one window debugs both threads.
   const w = await workerSession(browser, cport);
+  // 9. A C host's endpoint (ZJSInspectorEndpointStart): its inspectable main context and its C-created worker.
+  const c = hostBin ? await cHostSession(browser, cport, hostBin) : [];
+  if (!hostBin) console.log('skip the C host session: no c_host binary given (devtools_test.go builds it with cc)');
 
   // Every command answered, in both sessions.
-  const all = [...sent.map((m) => answerOf(rec, m)), ...w.sent.map((m) => answerOf(w, m))];
-  const unanswered = [...sent, ...w.sent].filter((m, i) => all[i] && all[i].error && all[i].error.code === -32601);
-  const methods = [...new Set([...sent, ...w.sent].map((m) => m.method))].sort();
+  const recorded = [rec, w, ...c];
+  const cmds = recorded.flatMap((r) => r.sent.map((m) => [m, answerOf(r, m)]));
+  const unanswered = cmds.filter(([, a]) => a && a.error && a.error.code === -32601).map(([m]) => m);
+  const methods = [...new Set(cmds.map(([m]) => m.method))].sort();
   fs.writeFileSync(path.join(shots, 'commands.txt'), methods.join('\n') + '\n');
   console.log('     the front end sent: ' + methods.join(', '));
   assert.deepEqual(unanswered.map((m) => m.method), [], 'commands answered -32601');
@@ -239,6 +243,50 @@ async function workerSession(browser, cport) {
   await browser.Target.closeTarget({ targetId });
   rec.close();
   return { sent: rec.sent, answers: rec.answers, exited };
+}
+
+// cHostSession debugs the C host (c_host.c): its endpoint lists the inspectable main context and the worker it
+// created through the C API; in js_app.html each pauses at its `debugger;` with its locals shown. Returns the
+// recordings.
+async function cHostSession(browser, cport, hostBin) {
+  const host = spawn(hostBin, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+  children.push(host);
+  let hostErr = '';
+  host.stderr.on('data', (d) => { hostErr += d; });
+  const exited = new Promise((resolve) => host.on('exit', (code) => resolve(code)));
+  const port = await new Promise((resolve, reject) => {
+    let out = '';
+    host.stdout.on('data', (d) => { out += d; const m = /listening (\d+)/.exec(out); if (m) resolve(m[1]); });
+    host.on('exit', () => reject(new Error('c_host exited early: ' + hostErr)));
+  });
+  const list = await (await fetch(`http://127.0.0.1:${port}/json/list`)).json();
+  const ctxTarget = list.find((t) => /^main context \d+$/.test(t.title) && t.url.startsWith('jsworker://context-'));
+  const workerTarget = list.find((t) => t.title.includes('c-worker'));
+  assert.ok(ctxTarget && workerTarget, 'the C host lists its main context and its worker: ' + JSON.stringify(list));
+  step('the C host lists "' + ctxTarget.title + '" and "' + workerTarget.title + '"');
+  const recs = [];
+  for (const [t, name, local] of [[ctxTarget, '8-c-main-context', /doubled\s*:?\s*\d/], [workerTarget, '9-c-worker', /where\s*:?\s*"c-worker"/]]) {
+    const rec = await recordingProxy(t.webSocketDebuggerUrl);
+    recs.push(rec);
+    const { targetId } = await browser.Target.createTarget({ url: `http://127.0.0.1:${cport}/devtools/js_app.html?ws=127.0.0.1:${rec.pport}/${t.id}` });
+    const page = await CDP({ port: Number(cport), target: targetId });
+    await page.Emulation.setDeviceMetricsOverride({ width: 1280, height: 800, deviceScaleFactor: 1, mobile: false });
+    const { deepText, shot } = ui(page);
+    failShots.push(() => shot('failure-' + name));
+    await until(t.title + ' paused at debugger;', async () => rec.events.some((e) => e.method === 'Debugger.paused'));
+    const top = rec.events.find((e) => e.method === 'Debugger.paused').params.callFrames[0];
+    assert.equal(top.location.lineNumber, t === ctxTarget ? 3 : 4);
+    await until(t.title + ': Paused, Local scope shown', async () => { const x = await deepText(); return /paused/i.test(x) && /Local/.test(x) && local.test(x); });
+    await shot(name);
+    step(t.title + ' paused at debugger; in the front end, its Local scope shown');
+    await page.close();
+    await browser.Target.closeTarget({ targetId });
+    rec.close();
+  }
+  host.stdin.end();
+  assert.equal(await exited, 0, 'c_host exit: ' + hostErr);
+  step('the C host ended cleanly');
+  return recs;
 }
 
 // ui returns the helpers that drive one front end page as a user would and read what it shows.

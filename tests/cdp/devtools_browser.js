@@ -162,6 +162,21 @@ async function main() {
   await shot('6-cpu-profile');
   step('Performance panel recorded a CPU profile: ' + profile.samples.length + ' samples, functions ' + [...names].filter(Boolean).join(', '));
 
+  // 7b. The Memory panel takes a heap snapshot of the realm and shows its summary by constructor.
+  const memoryTab = `(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Memory'`;
+  await until('the Memory panel selected', async () => {
+    if (await findRect(`(n) => (${memoryTab})(n) && n.getAttribute('aria-selected') === 'true'`)) return true;
+    const r = await findRect(memoryTab);
+    if (r) await click(r); // a click while the Performance panel is still busy can be lost: click until selected
+    return false;
+  });
+  await click(await until('the Take snapshot button', () => findRect(`(n) => n.tagName === 'DEVTOOLS-BUTTON' && /^Take snapshot$/.test(n.textContent.trim())`)));
+  const snap = await until('HeapProfiler.takeHeapSnapshot answered', async () => sent.find((m) => m.method === 'HeapProfiler.takeHeapSnapshot' && answers[m.id]), 30_000);
+  assert.equal(answers[snap.id].error, undefined, 'takeHeapSnapshot: ' + JSON.stringify(answers[snap.id]));
+  await until('the snapshot summary', async () => { const t = await deepText(); return /Constructor/.test(t) && /Retained size/i.test(t) && /Function\s*×\s*\d+/.test(t) && /\(string\)/.test(t); }, 30_000);
+  await shot('6b-heap-snapshot');
+  step('Memory panel took a heap snapshot and shows its summary');
+
   // 8. A second program, whose worker hits `debugger;`, in the full front end (inspector.html?v8only=true, the
   // devtoolsFrontendUrlCompat of /json/list: js_app.html has no child targets): one window debugs both threads.
   const w = await workerSession(browser, cport);

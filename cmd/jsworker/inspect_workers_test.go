@@ -205,3 +205,49 @@ func TestInspectWorkers_DetachReleases(t *testing.T) {
 		t.Errorf("exit code %d", code)
 	}
 }
+
+// TestInspectWorkers_Nested: a worker's own worker is auto-attached through the worker's session (the front end
+// sends Target.setAutoAttach with the worker's sessionId); its flat session is reached from the same connection.
+func TestInspectWorkers_Nested(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range map[string]string{
+		"main.js": "const { Worker } = require('node:worker_threads');\n" +
+			"new Worker(require('node:path').join(__dirname, 'mid.js')).on('message', (m) => console.log(m));\n",
+		"mid.js": "const { Worker, parentPort } = require('node:worker_threads');\n" +
+			"new Worker(require('node:path').join(__dirname, 'leaf.js')).on('message', (m) => parentPort.postMessage('leaf says ' + m));\n",
+		"leaf.js": "require('node:worker_threads').parentPort.postMessage(6 * 7);\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd, out, url := started(t, "run", "--inspect-brk=127.0.0.1:0", filepath.Join(dir, "main.js"))
+	c := dialWS(t, url)
+	c.send(`{"id":1,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":true}}`)
+	c.until(idIs(1))
+	c.send(`{"id":2,"method":"Runtime.runIfWaitingForDebugger"}`)
+	mid := params(c.until(methodIs("Target.attachedToTarget")))
+	midSID := mid["sessionId"].(string)
+	c.send(fmt.Sprintf(`{"id":3,"sessionId":%q,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":true}}`, midSID))
+	c.until(func(m map[string]any) bool { return m["id"] == 3.0 && m["sessionId"] == midSID })
+	c.send(fmt.Sprintf(`{"id":4,"sessionId":%q,"method":"Runtime.runIfWaitingForDebugger"}`, midSID))
+	leafMsg := c.until(func(m map[string]any) bool { return m["method"] == "Target.attachedToTarget" })
+	if leafMsg["sessionId"] != midSID || !strings.HasSuffix(params(leafMsg)["targetInfo"].(map[string]any)["url"].(string), "/leaf.js") {
+		t.Fatalf("the leaf is not announced in the mid worker's session: %v", leafMsg)
+	}
+	leafSID := params(leafMsg)["sessionId"].(string)
+	c.send(fmt.Sprintf(`{"id":5,"sessionId":%q,"method":"Runtime.evaluate","params":{"expression":"6 * 7"}}`, leafSID))
+	r := c.until(func(m map[string]any) bool { return m["id"] == 5.0 })
+	if r["sessionId"] != leafSID || r["result"].(map[string]any)["result"].(map[string]any)["value"] != 42.0 {
+		t.Fatalf("the leaf's answer: %v", r)
+	}
+	if out.String() != "" {
+		t.Fatalf("a held worker ran: %q", out.String())
+	}
+	c.send(fmt.Sprintf(`{"id":6,"sessionId":%q,"method":"Runtime.runIfWaitingForDebugger"}`, leafSID))
+	waitOutput(t, out, "leaf says 42")
+	_ = c.Conn().CloseNow()
+	if code := waitExit(t, cmd); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+}

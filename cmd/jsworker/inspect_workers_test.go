@@ -55,6 +55,13 @@ func waitOutput(t *testing.T, out *lockedBuffer, want string) {
 func TestInspectWorkers_TargetAutoAttach(t *testing.T) {
 	mainJS, kidJS := workerProgram(t)
 	cmd, out, url := started(t, "run", "--inspect-brk=127.0.0.1:0", mainJS)
+	// /json/protocol describes the Target domain, for clients that build their API from it.
+	host := strings.TrimPrefix(url, "ws://")
+	proto, err := httpGet("http://" + host[:strings.Index(host, "/")] + "/json/protocol")
+	if err != nil || !strings.Contains(string(proto), `"domain": "Target"`) || !strings.Contains(string(proto), `"name": "setAutoAttach"`) ||
+		!strings.Contains(string(proto), `"domain": "NodeWorker"`) {
+		t.Fatalf("/json/protocol: %v %.300s", err, proto)
+	}
 	c := dialWS(t, url)
 	c.send(`{"id":1,"method":"Target.setAutoAttach","params":{"autoAttach":true,"waitForDebuggerOnStart":true,"flatten":false}}`)
 	c.until(idIs(1))

@@ -77,11 +77,11 @@ func (f *family) syncHolds() {
 // follow starts watching for the target's new workers, once.
 func (f *family) follow() {
 	f.mu.Lock()
-	if f.stop != nil || f.closed || f.innerDone {
+	if f.watching || f.closed || f.innerDone {
 		f.mu.Unlock()
 		return
 	}
-	f.stop = func() {} // placeholder while WatchWorkers runs without the lock
+	f.watching = true
 	f.mu.Unlock()
 	stop := core.WatchWorkers(func(w core.WorkerInfo, started bool) {
 		if !started || w.Parent != f.self {
@@ -102,15 +102,20 @@ func (f *family) follow() {
 		}()
 	})
 	f.mu.Lock()
+	if !f.watching || f.closed { // unfollowed (or closed) while the watch started
+		f.mu.Unlock()
+		stop()
+		return
+	}
 	f.stop = stop
 	f.mu.Unlock()
 }
 
-// unfollow ends the watch; once it returns, no new child is reported.
+// unfollow ends the watch; once it returns, no new child is reported (a watch still starting ends as it does).
 func (f *family) unfollow() {
 	f.mu.Lock()
 	stop := f.stop
-	f.stop = nil
+	f.stop, f.watching = nil, false
 	f.mu.Unlock()
 	if stop != nil {
 		stop()

@@ -49,6 +49,7 @@ type family struct {
 	nw       autoAttach // NodeWorker.enable
 	discover bool       // Target.setDiscoverTargets
 	holds    int        // HoldNewChildren(true) calls made for auto and nw
+	watching bool       // follow started the watch (stop is set once it has)
 	stop     func()     // ends the WatchWorkers watch; nil while neither protocol is on
 	children map[string]*child
 }

@@ -7,10 +7,10 @@
 // names the scheduler ("setTimeout", …), as V8's. With no such session
 // AsyncScheduled is one side-table lookup and records nothing.
 //
-// The web timers (setTimeout, setInterval, setImmediate) use it. Promise
-// reactions (await, then) and message events are not recorded: goja has no
-// hook where a promise job is queued, and the Debugger does not see the
-// ports' dispatch.
+// The web timers (setTimeout, setInterval, setImmediate) use it; promise
+// reactions (await, then) are recorded by the realm's AsyncContextTracker
+// (asynctracker.go). Message events are not recorded: the Debugger does not
+// see the ports' dispatch.
 
 package inspector
 
@@ -32,6 +32,7 @@ type AsyncTask struct {
 	description string
 	frames      []goja.StackFrame
 	parent      *AsyncTask
+	skipFirst   bool // "await": the awaiting function itself is not shown, as in V8 (the pause's own frames have it)
 }
 
 // asyncDepthMax is the largest depth the attached sessions asked for.
@@ -71,7 +72,7 @@ func truncated(chain *AsyncTask, n int) *AsyncTask {
 	if length <= n {
 		return chain
 	}
-	head := &AsyncTask{description: chain.description, frames: chain.frames}
+	head := &AsyncTask{description: chain.description, frames: chain.frames, skipFirst: chain.skipFirst}
 	head.parent = truncated(chain.parent, n-1)
 	return head
 }
@@ -122,9 +123,14 @@ func (d *Debugger) asyncTrace() *stackTrace {
 	var head, tail *stackTrace
 	for t := d.asyncCur; t != nil && depth > 0; t = t.parent {
 		st := &stackTrace{Description: t.description, CallFrames: []runtimeFrame{}}
+		skip := t.skipFirst
 		for _, f := range t.frames {
 			sc := d.scriptByFile(f.SrcName())
 			if sc == nil { // the scheduler itself and native frames
+				continue
+			}
+			if skip {
+				skip = false
 				continue
 			}
 			if depth == 0 {

@@ -137,6 +137,7 @@ func setAsyncCallStackDepth(c *call) {
 	}
 	if *p.MaxDepth > 0 {
 		d.asyncDepth[c.s] = *p.MaxDepth
+		tracker(d.rt) // promise reactions are recorded from now on (asynctracker.go)
 	} else {
 		delete(d.asyncDepth, c.s)
 	}

@@ -19,7 +19,19 @@ func TestInspectAsyncStackTrace(t *testing.T) {
 		"  setImmediate(schedule);\n"+ // line 8
 		"}\n"+
 		"first();\n"+
-		"setTimeout(() => { debugger; }, 50);\n")
+		"setTimeout(() => { debugger; }, 50);\n"+ // line 11
+		"async function waiter() {\n"+
+		"  await null;\n"+
+		"  debugger;\n"+ // line 14
+		"}\n"+
+		"function viaThen() {\n"+
+		"  Promise.resolve(1).then(function cb() { debugger; });\n"+ // line 17
+		"}\n"+
+		"function main() {\n"+
+		"  waiter();\n"+ // line 20
+		"  setTimeout(viaThen, 100);\n"+
+		"}\n"+
+		"setTimeout(main, 80);\n")
 	cmd, _, url := started(t, "run", "--inspect-brk=127.0.0.1:0", p)
 	c := dialWS(t, url)
 	c.send(`{"id":1,"method":"Debugger.enable"}`)
@@ -55,8 +67,32 @@ func TestInspectAsyncStackTrace(t *testing.T) {
 	if paused["asyncStackTrace"] != nil {
 		t.Errorf("asyncStackTrace with depth 0: %v", paused["asyncStackTrace"])
 	}
-	c.send(`{"id":7,"method":"Debugger.resume"}`)
+	// Across await (the awaiting function itself not repeated, as V8) and Promise.then, below a timer's parent.
+	c.send(`{"id":7,"method":"Debugger.setAsyncCallStackDepth","params":{"maxDepth":32}}`)
 	c.until(idIs(7))
+	c.send(`{"id":8,"method":"Debugger.resume"}`)
+	paused = params(c.until(methodIs("Debugger.paused")))
+	async, _ = paused["asyncStackTrace"].(map[string]any)
+	if top := paused["callFrames"].([]any)[0].(map[string]any); top["functionName"] != "waiter" || async == nil ||
+		async["description"] != "await" {
+		t.Fatalf("after await: %v, asyncStackTrace %v", top, paused["asyncStackTrace"])
+	}
+	if f := async["callFrames"].([]any)[0].(map[string]any); f["functionName"] != "main" || f["lineNumber"] != 20.0 {
+		t.Errorf("await's frames start at %v, want main at line 20", f)
+	}
+	if parent, _ := async["parent"].(map[string]any); parent == nil || parent["description"] != "setTimeout" {
+		t.Errorf("await's parent: %v", async["parent"])
+	}
+	c.send(`{"id":9,"method":"Debugger.resume"}`)
+	paused = params(c.until(methodIs("Debugger.paused")))
+	async, _ = paused["asyncStackTrace"].(map[string]any)
+	if top := paused["callFrames"].([]any)[0].(map[string]any); top["functionName"] != "cb" || async == nil ||
+		async["description"] != "Promise.then" ||
+		async["callFrames"].([]any)[0].(map[string]any)["functionName"] != "viaThen" {
+		t.Fatalf("in a then callback: %v, asyncStackTrace %v", top, paused["asyncStackTrace"])
+	}
+	c.send(`{"id":10,"method":"Debugger.resume"}`)
+	c.until(idIs(10))
 	_ = c.Conn().CloseNow()
 	if code := waitExit(t, cmd); code != 0 {
 		t.Errorf("exit code %d", code)

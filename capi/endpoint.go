@@ -46,6 +46,8 @@ func startEndpoint(addr string) (int, int32, error) {
 		Addr:     addr,
 		Provider: devtools.Join(contextTargets{}, workertargets.Provider{}),
 		Browser:  "jsworker/v" + versionText(),
+		Methods:  workertargets.ChildMethods,
+		Events:   workertargets.ChildEvents,
 	})
 	if err != nil {
 		code := endpointListenFailed

@@ -166,8 +166,13 @@ func (r *Realm) ChildOptions(name, filename string) Options {
 	if r.w != nil {
 		p := r.w.opts
 		o = Options{Stdout: p.Stdout, Stderr: p.Stderr, Inspectable: p.Inspectable, MaxCallStackSize: p.MaxCallStackSize}
+		o.parent = r.w.id
+		if r.w.childHolds.Load() > 0 {
+			o.WaitForDebugger, o.childHold = true, true
+		}
 	} else if h := hostLoopOf(r.rt); h != nil {
 		o = Options{Stdout: h.opts.Stdout, Stderr: h.opts.Stderr, MaxCallStackSize: h.opts.MaxCallStackSize}
+		o.parent = h.TargetID()
 	}
 	o.Name, o.Filename = name, filename
 	return o

@@ -62,6 +62,11 @@ func (t workerTarget) RunIfWaiting() bool {
 	return true
 }
 
+// BreaksOnStart reports whether Runtime.runIfWaitingForDebugger should pause the released script at its first
+// statement: for Options.WaitForDebugger (--inspect-brk), not for a worker held by its creator's session
+// (HoldNewChildren), as Node's workers are not (inspector.BreakOnStartTarget).
+func (t workerTarget) BreaksOnStart() bool { return !t.w.opts.childHold }
+
 // waitForDebugger holds the worker before its script runs, serving inspector
 // commands, until a session sends Runtime.runIfWaitingForDebugger or the
 // worker is terminated (Options.WaitForDebugger).

@@ -106,6 +106,12 @@ type Options struct {
 	// worker: its creator gave a setup of its own. Workers it creates from
 	// JavaScript still run the process-wide setup.
 	NoProcessSetup bool
+
+	// Set by Realm.ChildOptions for a worker created from JavaScript (childtargets.go): the target ID of the realm
+	// that created it, and whether it waits for a debugger without breaking on start (a debugging session of the
+	// creator asked for its new workers to be held, Node's NodeWorker.enable waitForDebuggerOnStart).
+	parent    uint64
+	childHold bool
 }
 
 // Kind tells how a worker was started.

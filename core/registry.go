@@ -17,7 +17,9 @@ type WorkerInfo struct {
 	Name        string // Options.Name
 	Filename    string // the script's name in stack traces (Options.Filename or "worker-<id>.js")
 	Kind        Kind
-	Inspectable bool // compiled for the Debugger domain (Options.Inspectable or JSWORKER_INSPECT=1)
+	Inspectable bool   // compiled for the Debugger domain (Options.Inspectable or JSWORKER_INSPECT=1)
+	Parent      uint64 // the target ID of the worker or host realm that created it from JavaScript; 0 for others
+	Waiting     bool   // it started held for a debugger (Options.WaitForDebugger or HoldNewChildren)
 	Worker      *Worker
 }
 
@@ -34,6 +36,7 @@ func registerWorker(w *Worker) {
 	}
 	registry.live[w.id] = w
 	registry.mu.Unlock()
+	notifyWatchers(w, true)
 }
 
 // unregisterWorker removes w from the listing. It runs on w's thread as the
@@ -42,6 +45,7 @@ func unregisterWorker(w *Worker) {
 	registry.mu.Lock()
 	delete(registry.live, w.id)
 	registry.mu.Unlock()
+	notifyWatchers(w, false)
 }
 
 // LiveWorkers returns every worker of the process whose thread has started
@@ -85,6 +89,8 @@ func (w *Worker) info() WorkerInfo {
 		Filename:    w.filename,
 		Kind:        w.kind,
 		Inspectable: w.dbg != nil,
+		Parent:      w.opts.parent,
+		Waiting:     w.opts.WaitForDebugger,
 		Worker:      w,
 	}
 }

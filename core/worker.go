@@ -61,6 +61,7 @@ type Worker struct {
 	errorHook      atomic.Pointer[func(ErrorRecord)]
 	obs            observers
 	insp           inspectorSessions
+	childHolds     atomic.Int32 // HoldNewChildren: sessions that want new JS-created workers held (childtargets.go)
 
 	ev          *loop.Loop    // the event loop: tasks (RunOnLoop), timers, immediates, wake-up (loop.go)
 	terminating chan struct{} // closed by Terminate

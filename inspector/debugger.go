@@ -81,6 +81,7 @@ func NewDebugger() *Debugger {
 // compiled script runs.
 func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	d.rt, d.host = rt, host
+	debuggerOf.Set(rt, d)                         // AsyncScheduled finds it (async.go)
 	if err := depthguard.Ensure(rt); err != nil { // Compile guards every function (internal/depthguard)
 		return err
 	}
@@ -210,6 +211,7 @@ func (d *Debugger) detach(s *Session) {
 	}
 	delete(d.throwBy, s)
 	delete(d.skipBy, s)
+	delete(d.asyncDepth, s)
 	d.combine()
 	if len(d.sessions) == 0 {
 		d.forgetFrames()

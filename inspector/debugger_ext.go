@@ -17,7 +17,8 @@ type ext struct {
 	blackboxBy map[*Session][]*regexp.Regexp
 	ranges     map[string][]location // setBlackboxedRanges: scriptId -> sorted positions, ranges [p0,p1), [p2,p3)…
 	until      int                   // continueToLocation: 1 + the statement to pause at; 0 when none
-	asyncDepth map[*Session]int      // setAsyncCallStackDepth
+	asyncDepth map[*Session]int      // setAsyncCallStackDepth (async.go): sessions that asked for a depth > 0
+	asyncCur   *AsyncTask            // the async parent of the code running now (AsyncRun)
 }
 
 // blackboxed reports whether statement id is ignore-listed: its script's URL
@@ -116,9 +117,9 @@ func setBlackboxedRanges(c *call) {
 	c.reply(empty{})
 }
 
-// setAsyncCallStackDepth is accepted as V8 accepts it. This backend records
-// no async stack traces: Debugger.paused carries no asyncStackTrace, which is
-// what V8 sends when there is no async parent.
+// setAsyncCallStackDepth sets how many frames of async parents the
+// session's Debugger.paused carries as asyncStackTrace (async.go); 0 turns
+// the recording off for the session.
 func setAsyncCallStackDepth(c *call) {
 	var p struct {
 		MaxDepth *int `json:"maxDepth"`
@@ -134,7 +135,12 @@ func setAsyncCallStackDepth(c *call) {
 	if d.asyncDepth == nil {
 		d.asyncDepth = make(map[*Session]int)
 	}
-	d.asyncDepth[c.s] = *p.MaxDepth
+	if *p.MaxDepth > 0 {
+		d.asyncDepth[c.s] = *p.MaxDepth
+		tracker(d.rt) // promise reactions are recorded from now on (asynctracker.go)
+	} else {
+		delete(d.asyncDepth, c.s)
+	}
 	c.reply(empty{})
 }
 

@@ -96,6 +96,8 @@ var (
 	timestampField = regexp.MustCompile(`"timestamp":[0-9.e+-]+`)
 	objectIDToken  = regexp.MustCompile(`<objectId:\d+>`)
 	methodField    = regexp.MustCompile(`^\{"method":"([^"]+)"`)
+	// A heap snapshot's chunks are its JSON text (heapprofiler_test.go reads it): a transcript shows their sizes.
+	chunkField = regexp.MustCompile(`"chunk":"(?:[^"\\]|\\.)*"`)
 )
 
 func runTranscript(t *testing.T, path string, seen map[string]bool) string {
@@ -278,6 +280,7 @@ func (tr *transcript) print(n int, msg string) {
 		return `"objectId":"` + tok + `"`
 	})
 	msg = timestampField.ReplaceAllString(msg, `"timestamp":<timestamp>`)
+	msg = chunkField.ReplaceAllStringFunc(msg, func(f string) string { return `"chunk":<` + strconv.Itoa(len(f)-10) + ` bytes>` })
 	tr.out.WriteString(prefix(n) + "< " + msg + "\n")
 }
 

@@ -21,7 +21,7 @@ func TestMethodsMatchDispatcher(t *testing.T) {
 	if !slices.IsSorted(Events) || len(slices.Compact(slices.Clone(Events))) != len(Events) {
 		t.Errorf("Events must be sorted and unique: %v", Events)
 	}
-	emitted := []string{evBreakpointResolved, evPaused, evResumed, evScriptParsed, evDetached, evConsoleAPICalled, evExceptionThrown, evContextCreated, evContextDestroyed, evContextsCleared}
+	emitted := []string{evBreakpointResolved, evPaused, evResumed, evScriptParsed, evHeapChunk, evHeapProgress, evDetached, evConsoleAPICalled, evExceptionThrown, evContextCreated, evContextDestroyed, evContextsCleared}
 	slices.Sort(emitted)
 	if !slices.Equal(emitted, Events) {
 		t.Errorf("Events = %v\nemitted = %v", Events, emitted)

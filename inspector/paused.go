@@ -137,6 +137,7 @@ type pausedParams struct {
 	Reason         string        `json:"reason"`
 	HitBreakpoints []string      `json:"hitBreakpoints"`
 	Data           *remoteObject `json:"data,omitempty"`
+	AsyncStack     *stackTrace   `json:"asyncStackTrace,omitempty"`
 }
 
 // emitPaused queues Debugger.paused for one session, with its own objectIds.
@@ -185,6 +186,9 @@ func (s *Session) emitPaused(d *Debugger, ps *pauseState) {
 			}
 		}
 		p.CallFrames = append(p.CallFrames, cf)
+	}
+	if _, asked := d.asyncDepth[s]; asked {
+		p.AsyncStack = d.asyncTrace()
 	}
 	s.emit(encodeEvent(evPaused, p))
 }

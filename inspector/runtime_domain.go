@@ -67,12 +67,24 @@ type WaitingTarget interface {
 	RunIfWaiting() bool
 }
 
+// A BreakOnStartTarget is a WaitingTarget that says whether its released
+// program pauses at its first statement; a WaitingTarget without the method
+// does.
+type BreakOnStartTarget interface {
+	WaitingTarget
+	BreaksOnStart() bool
+}
+
 // runIfWaitingForDebugger releases a target waiting for a debugger. When the
 // asking session has the Debugger domain enabled, the program then pauses at
 // its first statement (reason "Break on start", as Node reports it) and
 // that session owns the pause. A target that is not waiting just answers.
 func runIfWaitingForDebugger(c *call) {
 	if t, ok := c.s.target.(WaitingTarget); ok && t.RunIfWaiting() {
+		if b, ok := t.(BreakOnStartTarget); ok && !b.BreaksOnStart() {
+			c.reply(empty{})
+			return
+		}
 		if d := c.s.debugger(); d != nil && d.rt != nil && slices.Contains(d.sessions, c.s) {
 			d.breakOnStart(c.s)
 		}

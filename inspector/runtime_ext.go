@@ -19,6 +19,7 @@ type sessionExt struct {
 	prof     profiler
 	compiled map[string]*goja.Program // compileScript with persistScript: scriptId -> program
 	compSeq  int
+	heap     heapIDs // HeapProfiler (heapprofiler.go)
 }
 
 // getIsolateId answers the id of the target's isolate: here its realm, named

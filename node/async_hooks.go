@@ -4,6 +4,7 @@ import (
 	_ "embed"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/inspector"
 	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
@@ -22,7 +23,8 @@ var asyncHooksSource = jsutil.NewSource("node:async_hooks", asyncHooksJS)
 // the context follows promise jobs. Before the module is loaded no context can be set, so promise jobs need no
 // tracking (and pay nothing for it).
 func (n *nodeState) asyncHooksModule() *goja.Object {
-	n.r.Runtime().SetAsyncContextTracker(asyncTracker{n})
+	// Composed with the inspector's tracker (async stack traces across await), which also needs goja's one slot.
+	inspector.SetAsyncContextTracker(n.r.Runtime(), asyncTracker{n})
 	return n.jsModule(asyncHooksSource, asyncHooksNatives)
 }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/inspector"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/internal/loop"
 )
@@ -24,10 +25,16 @@ func InstallTimers(rt *goja.Runtime, g *goja.Object, l *loop.Loop) {
 			panic(rt.NewTypeError("%s: the callback must be a function", name))
 		}
 		args := extraArgs(call.Arguments, extraFrom)
-		return func() error {
+		run := func() error {
 			_, err := fn(goja.Undefined(), args...)
 			return err
 		}
+		// Where the callback was scheduled, for a debugger's async stack traces (nil, at the cost of one
+		// lookup, unless a session asked for them).
+		if task := inspector.AsyncScheduled(rt, name); task != nil {
+			return func() error { return inspector.AsyncRun(rt, task, run) }
+		}
+		return run
 	}
 	jsutil.DefineFunc(rt, g, "setTimeout", 1, func(call goja.FunctionCall) goja.Value {
 		fn := callback("setTimeout", call, 2)

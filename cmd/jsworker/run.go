@@ -118,6 +118,8 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			Addr:     c.inspectAddr,
 			Provider: mainProvider{&main},
 			Browser:  "jsworker/v" + version,
+			Methods:  workertargets.ChildMethods,
+			Events:   workertargets.ChildEvents,
 		})
 		if err != nil {
 			fmt.Fprintf(stderr, "Starting inspector on %s failed: %v\n", c.inspectAddr, err)

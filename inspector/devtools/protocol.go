@@ -4,18 +4,22 @@ import (
 	"encoding/json"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/jsworker/jsworker/inspector"
 )
 
 // protocolJSON is the body of /json/protocol: the domains, commands and
-// events this backend implements (inspector.Methods and inspector.Events),
-// in the shape of Chrome's protocol description. Clients such as
-// chrome-remote-interface build their API objects (client.Debugger.resume)
-// from it, so it lists exactly what is implemented; parameters are not
-// described.
-var protocolJSON = sync.OnceValue(func() []byte {
+// events this backend implements (inspector.Methods and inspector.Events,
+// and the Provider's own, Config.Methods and Config.Events), in the shape of
+// Chrome's protocol description. Clients such as chrome-remote-interface
+// build their API objects (client.Debugger.resume) from it, so it lists
+// exactly what is implemented; parameters are not described.
+func (s *Server) protocolJSON() []byte {
+	s.protoOnce.Do(func() { s.proto = describeProtocol(s.cfg.Methods, s.cfg.Events) })
+	return s.proto
+}
+
+func describeProtocol(methods, events []string) []byte {
 	type item struct {
 		Name string `json:"name"`
 	}
@@ -35,11 +39,11 @@ var protocolJSON = sync.OnceValue(func() []byte {
 		}
 		return byName[d], member
 	}
-	for _, m := range inspector.Methods {
+	for _, m := range slices.Concat(inspector.Methods, methods) {
 		d, name := get(m)
 		d.Commands = append(d.Commands, item{name})
 	}
-	for _, e := range inspector.Events {
+	for _, e := range slices.Concat(inspector.Events, events) {
 		d, name := get(e)
 		d.Events = append(d.Events, item{name})
 	}
@@ -60,4 +64,4 @@ var protocolJSON = sync.OnceValue(func() []byte {
 		panic(err) // plain strings only: cannot fail
 	}
 	return b
-})
+}

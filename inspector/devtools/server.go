@@ -28,6 +28,10 @@ type Config struct {
 	Provider Provider
 	// Browser is /json/version's "Browser", e.g. "jsworker/0.2.0".
 	Browser string
+	// Methods and Events are the commands and events the Provider's sessions
+	// answer and send besides the inspector package's (for example the Target
+	// and NodeWorker domains of internal/workertargets), for /json/protocol.
+	Methods, Events []string
 }
 
 // A Server is a running DevTools endpoint. Its methods may be called from any
@@ -47,6 +51,9 @@ type Server struct {
 	sessions map[Session]struct{}
 	conns    sync.WaitGroup // running WebSocket handlers
 	served   chan struct{}  // closed when http.Serve has returned
+
+	protoOnce sync.Once
+	proto     []byte // /json/protocol
 }
 
 // ErrServerClosed is returned by the Server's methods after Close.
@@ -225,7 +232,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, map[string]string{"Browser": s.cfg.Browser, "Protocol-Version": "1.1"})
 	case "/json/protocol":
 		w.Header().Set("Content-Type", "application/json; charset=UTF-8")
-		_, _ = w.Write(protocolJSON())
+		_, _ = w.Write(s.protocolJSON())
 	default:
 		id := strings.TrimPrefix(path, "/")
 		key, ok := s.keyOf(id)

@@ -60,7 +60,7 @@ func (HostRealms) Attach(key string) (devtools.Session, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return &hostSession{h: h, s: s}, nil
+	return newFamily(id, nil, &hostSession{h: h, s: s}), nil
 }
 
 // hostSession detaches from its realm on Close, so the realm stops sending

@@ -86,7 +86,7 @@ func (p Provider) Attach(key string) (devtools.Session, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	return &session{w: info.Worker, s: s}, nil
+	return newFamily(id, info.Worker, &session{w: info.Worker, s: s}), nil
 }
 
 // session detaches from its worker on Close, so the worker stops reporting

@@ -93,16 +93,6 @@ type console struct {
 // on the first console call, not at install: capturing makes goja build builtins it otherwise creates lazily
 // (about 0.25 MiB and 0.5 ms a realm), more than a whole idle worker costs.
 func Install(rt *goja.Runtime, target *goja.Object, cfg Config) error {
-	obj, err := New(rt, cfg)
-	if err != nil {
-		return err
-	}
-	return target.DefineDataProperty("console", obj, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-}
-
-// New makes a console object as Install defines it, without defining it anywhere. Its methods' function objects
-// are made on first read (methodTable). It runs on rt's goroutine.
-func New(rt *goja.Runtime, cfg Config) (*goja.Object, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
@@ -110,7 +100,47 @@ func New(rt *goja.Runtime, cfg Config) (*goja.Object, error) {
 		cfg.Write = writeStd
 	}
 	c := &console{rt: rt, cfg: cfg, counts: map[string]int{}, timers: map[string]time.Time{}}
-	return rt.NewDynamicObject(&methodTable{c: c, keys: methodNames[:]}), nil
+	obj := rt.NewObject()
+	methods := []struct {
+		name string
+		fn   func(args []goja.Value)
+	}{
+		{"log", c.printer("log", LevelLog)},
+		{"info", c.printer("info", LevelInfo)},
+		{"debug", c.printer("debug", LevelDebug)},
+		{"warn", c.printer("warn", LevelWarn)},
+		{"error", c.printer("error", LevelError)},
+		{"dirxml", c.printer("dirxml", LevelLog)},
+		{"dir", c.dir},
+		{"table", c.table},
+		{"trace", c.trace},
+		{"assert", c.assert},
+		{"count", c.count},
+		{"countReset", c.countReset},
+		{"group", c.group("group")},
+		{"groupCollapsed", c.group("groupCollapsed")},
+		{"groupEnd", c.groupEnd},
+		{"time", c.time},
+		{"timeEnd", c.timeEnd},
+		{"timeLog", c.timeLog},
+		{"clear", func(args []goja.Value) { c.observe("clear", args) }},
+		{"profile", func(args []goja.Value) { c.observe("profile", args) }},
+		{"profileEnd", func(args []goja.Value) { c.observe("profileEnd", args) }},
+		{"timeStamp", func(args []goja.Value) { c.observe("timeStamp", args) }},
+	}
+	for _, m := range methods {
+		fn := m.fn
+		f := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			fn(call.Arguments)
+			return goja.Undefined()
+		}).(*goja.Object)
+		_ = f.DefineDataProperty("name", rt.ToValue(m.name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		_ = f.DefineDataProperty("length", rt.ToValue(0), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+		if err := obj.Set(m.name, f); err != nil {
+			return err
+		}
+	}
+	return target.DefineDataProperty("console", obj, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
 // writeStd is the default Config.Write.

@@ -149,8 +149,7 @@ func (r *Realm) API() *goja.Object {
 		}
 		return f
 	}
-	r.emitFn, r.emit1Fn, r.newPortFn, r.errorEvFn = fn("emit"), fn("emit1"), fn("newPort"), fn("errorEvent")
-	r.lazyFn = fn("lazy")
+	r.emitFn, r.emit1Fn, r.newPortFn, r.lazyFn = fn("emit"), fn("emit1"), fn("newPort"), fn("lazy")
 	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
 	r.api = api
 	return api

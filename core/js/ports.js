@@ -124,11 +124,9 @@ function callListener(t, type, l, args, ev) {
 
 class EventEmitter {
 	on(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, false); return this; }
-	addListener(type, fn) { return this.on(type, fn); }
 	prependListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, true); return this; }
 	once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; }
 	prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; }
-	off(type, fn) { return this.removeListener(type, fn); }
 	removeListener(type, fn) {
 		const list = listenersOf(this).get(type);
 		if (list !== undefined) {
@@ -155,6 +153,9 @@ class EventEmitter {
 	setMaxListeners() { return this; }
 	getMaxListeners() { return 10; }
 }
+// As in Node, addListener is on and off is removeListener: the same functions (one function object fewer each).
+defineProperty(EventEmitter.prototype, 'addListener', { value: EventEmitter.prototype.on, writable: true, configurable: true });
+defineProperty(EventEmitter.prototype, 'off', { value: EventEmitter.prototype.removeListener, writable: true, configurable: true });
 
 // The DOM side: addEventListener, removeEventListener, dispatchEvent, and
 // on<type> handler properties.
@@ -319,6 +320,7 @@ function lazy(name) {
 	case 'MessageChannel': return (made.MessageChannel = makeMessageChannel());
 	case 'BroadcastChannel': return (made.BroadcastChannel = makeBroadcastChannel());
 	case 'WebWorker': return (made.WebWorker = makeWebWorker());
+	case 'errorEvent': return (made.errorEvent = makeErrorEvent());
 	case 'workerPost': {
 		const W = workerNatives();
 		return (made.workerPost = function (w, value, transfer) { W.workerPost(w, value, transferArg(transfer)); });
@@ -331,13 +333,17 @@ function lazy(name) {
 	throw new Error('jsworker: ports.js makes no ' + name);
 }
 
-function errorEvent(message, filename, lineno, colno, error) {
-	const ev = makeEvent('error', null, null);
-	ev[kEvent] = true;
-	ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
-	ev.cancelable = true;
-	ev.preventDefault = function () { ev.defaultPrevented = true; };
-	return ev;
+// makeErrorEvent makes errorEvent(message, filename, lineno, colno, error), the ErrorEvent a web Worker's
+// uncaught error becomes in its parent.
+function makeErrorEvent() {
+	return function errorEvent(message, filename, lineno, colno, error) {
+		const ev = makeEvent('error', null, null);
+		ev[kEvent] = true;
+		ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
+		ev.cancelable = true;
+		ev.preventDefault = function () { ev.defaultPrevented = true; };
+		return ev;
+	};
 }
 
 function receiveMessageOnPort(port) {
@@ -366,10 +372,10 @@ return {
 		return emit(t, type, [a]);
 	},
 	newPort: function () { return new MessagePort(kCreate); },
-	errorEvent: errorEvent,
 	transferArg: transferArg,
 	receiveMessageOnPort: receiveMessageOnPort,
-	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, workerPost or workerRef.
+	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost or
+	// workerRef.
 	lazy: lazy,
 	MessagePort: MessagePort,
 	EventEmitter: EventEmitter,

@@ -32,15 +32,27 @@ var messageEventJS string
 // eventProtoSource makes the prototype of every MessageEvent the worker global dispatches.
 var eventProtoSource = jsutil.NewSource("jsworker:MessageEvent", messageEventJS)
 
+// messageEventProto returns the prototype of the realm's MessageEvents, making it on first use.
+func (w *Worker) messageEventProto() (*goja.Object, error) {
+	if w.eventProto == nil {
+		proto, err := eventProtoSource.Call(w.rt, w.global, w.freeze)
+		if err != nil {
+			return nil, err
+		}
+		w.eventProto = proto.(*goja.Object)
+	}
+	return w.eventProto, nil
+}
+
 // installEvents defines addEventListener, removeEventListener, onmessage and
 // onmessageerror on the worker global.
 func (w *Worker) installEvents(g *goja.Object) error {
 	rt := w.rt
-	proto, err := eventProtoSource.Call(rt, g)
-	if err != nil {
-		return err
+	// The MessageEvent prototype is made with the first event (messageEventProto): a Node-style realm never
+	// dispatches one. Object.freeze is taken now, before any script could replace it.
+	if obj, ok := g.Get("Object").(*goja.Object); ok {
+		w.freeze = obj.Get("freeze")
 	}
-	w.eventProto = proto.(*goja.Object)
 
 	w.defineFunc(g, "addEventListener", 2, func(call goja.FunctionCall) goja.Value {
 		typ, fn := call.Argument(0).String(), call.Argument(1)
@@ -153,7 +165,11 @@ func (w *Worker) dispatch(typ string, data goja.Value) error {
 	}
 	// Own data properties defined directly: a plain Set would first search
 	// the prototype chain for setters.
-	ev := w.rt.CreateObject(w.eventProto)
+	proto, err := w.messageEventProto()
+	if err != nil {
+		return err
+	}
+	ev := w.rt.CreateObject(proto)
 	ev.DefineDataProperty("type", w.eventType(typ), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	ev.DefineDataProperty("data", data, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 	for _, l := range snapshot {

@@ -22,7 +22,8 @@ type loopState struct {
 	dispatchScratch []*listener
 	messageType     goja.Value
 	handlers        [2]*listener // the onmessage / onmessageerror entries
-	eventProto      *goja.Object
+	eventProto      *goja.Object // made on first use (messageEventProto)
+	freeze          goja.Value   // Object.freeze, as it was at setup
 	global          *goja.Object
 	errorCtor       *goja.Object // the realm's original Error and RangeError
 	rangeError      *goja.Object

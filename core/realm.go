@@ -32,10 +32,10 @@ type Realm struct {
 	refs  int
 	ended bool
 
-	api                                   *goja.Object // ports.js's result, made on first use
-	emitFn, emit1Fn, newPortFn, errorEvFn goja.Callable
-	messageType                           goja.Value   // "message", made once
-	fastKey                               *goja.Symbol // where a target keeps its only plain 'message' listener
+	api                                           *goja.Object // ports.js's result, made on first use
+	emitFn, emit1Fn, newPortFn, errorEvFn, lazyFn goja.Callable
+	messageType                                   goja.Value   // "message", made once
+	fastKey                                       *goja.Symbol // where a target keeps its only plain 'message' listener
 
 	ports    map[*goja.Object]PortBackend // the realm's MessagePort objects (port.go)
 	children map[*goja.Object]*Child      // live workers this realm created (child.go)
@@ -130,8 +130,9 @@ var portsJS string
 // portsSource builds the JavaScript side of a realm's worker APIs.
 var portsSource = jsutil.NewSource("jsworker:ports", portsJS)
 
-// API returns the object ports.js made for the realm (EventEmitter, MessagePort, MessageChannel,
-// BroadcastChannel, WebWorker, transferArg, workerPost, workerRef, receiveMessageOnPort …), running it on first use.
+// API returns the object ports.js made for the realm (EventEmitter, MessagePort, transferArg,
+// receiveMessageOnPort, lazy …), running it on first use. What not every realm needs (MessageChannel,
+// BroadcastChannel, WebWorker, workerPost, workerRef) is made on first use: Export.
 func (r *Realm) API() *goja.Object {
 	if r.api != nil {
 		return r.api
@@ -148,21 +149,44 @@ func (r *Realm) API() *goja.Object {
 		}
 		return f
 	}
-	r.emitFn, r.emit1Fn, r.newPortFn, r.errorEvFn = fn("emit"), fn("emit1"), fn("newPort"), fn("errorEvent")
+	r.emitFn, r.emit1Fn, r.newPortFn, r.lazyFn = fn("emit"), fn("emit1"), fn("newPort"), fn("lazy")
 	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
 	r.api = api
 	return api
 }
 
-// natives returns the Go functions ports.js calls (its N).
-func (r *Realm) natives() *goja.Object {
-	n := r.rt.NewObject()
-	def := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-		jsutil.DefineFunc(r.rt, n, name, length, fn)
+// Export returns the ports.js export name (see API), making it on first use if it is one of the lazy ones.
+func (r *Realm) Export(name string) goja.Value {
+	if v := r.API().Get(name); v != nil {
+		return v
 	}
-	r.portNatives(def)
-	r.broadcastNatives(def)
-	r.workerNatives(def)
+	v, err := r.lazyFn(goja.Undefined(), r.rt.ToValue(name))
+	if err != nil {
+		panic(err)
+	}
+	return v
+}
+
+// natives returns the Go functions ports.js calls (its N): the MessagePort natives, and more(kind), which makes
+// the BroadcastChannel ("broadcast") or Worker ("worker") natives when ports.js first needs them.
+func (r *Realm) natives() *goja.Object {
+	group := func(install func(def func(string, int, func(goja.FunctionCall) goja.Value))) *goja.Object {
+		n := r.rt.NewObject()
+		install(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+			jsutil.DefineFunc(r.rt, n, name, length, fn)
+		})
+		return n
+	}
+	n := group(r.portNatives)
+	jsutil.DefineFunc(r.rt, n, "more", 1, func(c goja.FunctionCall) goja.Value {
+		switch c.Argument(0).String() {
+		case "broadcast":
+			return group(r.broadcastNatives)
+		case "worker":
+			return group(r.workerNatives)
+		}
+		panic(r.rt.NewTypeError("jsworker: no natives named %s", c.Argument(0).String()))
+	})
 	return n
 }
 
@@ -319,7 +343,7 @@ func installAPIGlobals(rt *goja.Runtime, mk func() *Realm) error {
 	makerKey.Set(rt, mk)
 	for _, ag := range apiGlobals {
 		export := ag.export
-		if err := jsutil.DefineLazyGlobal(rt, ag.global, func() goja.Value { return mk().API().Get(export) }); err != nil {
+		if err := jsutil.DefineLazyGlobal(rt, ag.global, func() goja.Value { return mk().Export(export) }); err != nil {
 			return err
 		}
 	}

@@ -54,6 +54,9 @@ func (wc *webChild) dispatchErrors(c *Child) bool {
 		if rec.Name != "" {
 			msg = rec.Name + ": " + rec.Message
 		}
+		if r.errorEvFn == nil {
+			r.errorEvFn, _ = goja.AssertFunction(r.Export("errorEvent"))
+		}
 		ev, err := r.errorEvFn(goja.Undefined(), r.rt.ToValue("Uncaught "+msg), r.rt.ToValue(rec.Filename),
 			r.rt.ToValue(rec.Line), r.rt.ToValue(rec.Column), goja.Null())
 		if err == nil {

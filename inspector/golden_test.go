@@ -280,7 +280,8 @@ func (tr *transcript) print(n int, msg string) {
 		return `"objectId":"` + tok + `"`
 	})
 	msg = timestampField.ReplaceAllString(msg, `"timestamp":<timestamp>`)
-	msg = chunkField.ReplaceAllStringFunc(msg, func(f string) string { return `"chunk":<` + strconv.Itoa(len(f)-10) + ` bytes>` })
+	// A snapshot chunk's text depends on every global of the realm (TestHeapProfiler checks its structure).
+	msg = chunkField.ReplaceAllString(msg, `"chunk":<snapshot>`)
 	tr.out.WriteString(prefix(n) + "< " + msg + "\n")
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/depthguard"
@@ -151,7 +152,7 @@ func (r *Realm) startEntry(root *record) error {
 		_, err = r.start(root)
 		return goja.Undefined()
 	})
-	through, callErr := r.rt.RunProgram(callThrough)
+	through, callErr := r.rt.RunProgram(callThrough())
 	if callErr == nil {
 		fn, _ := goja.AssertFunction(through)
 		_, callErr = fn(goja.Undefined(), native)
@@ -163,7 +164,9 @@ func (r *Realm) startEntry(root *record) error {
 }
 
 // callThrough evaluates to a function that calls its argument.
-var callThrough = goja.MustCompile("jsworker:modules/call", "(function (f) { f(); })", true)
+var callThrough = sync.OnceValue(func() *goja.Program { // compiled on first use, not while the library loads
+	return goja.MustCompile("jsworker:modules/call", "(function (f) { f(); })", true)
+})
 
 // Pending reports whether the entry's asynchronous evaluation (top-level
 // await) has not settled yet, and the path of the first module still

@@ -36,7 +36,7 @@ func recv(t *testing.T, w *core.Worker, rt *goja.Runtime) goja.Value {
 
 // waitProgram waits for p, whose output goes to out and errOut, and returns its exit code and output. It fails the
 // test, naming what, if the program does not end in time.
-func waitProgram(t *testing.T, p *node.Program, what string, out, errOut *testsupport.SyncBuffer) (int, string, string) {
+func waitProgram(t testing.TB, p *node.Program, what string, out, errOut *testsupport.SyncBuffer) (int, string, string) {
 	t.Helper()
 	done := make(chan int, 1)
 	go func() { done <- p.Wait() }()

@@ -32,7 +32,7 @@ console.log(JSON.stringify(Object.getOwnPropertySymbols(globalThis).filter((s) =
 	}
 }
 
-func runProgramOpts(t *testing.T, src string, opts core.Options) (int, string, string) {
+func runProgramOpts(t testing.TB, src string, opts core.Options) (int, string, string) {
 	t.Helper()
 	var out, errOut testsupport.SyncBuffer
 	opts.Stdout, opts.Stderr = &out, &errOut

@@ -23,6 +23,47 @@ var processJS string
 // processSource makes a realm's process object.
 var processSource = jsutil.NewSource("node:internal/process", processJS)
 
+//go:embed lib/ticks.js
+var ticksJS string
+
+// ticksSource makes a realm's process.nextTick and its queue (ticks.go), before process itself.
+var ticksSource = jsutil.NewSource("node:internal/ticks", ticksJS)
+
+// installTicks makes the realm's tick queue and process.nextTick (n.nextTick), as the realm is set up: the
+// queue and the loop's wrapped callbacks (RunCallback) work the same whether or not process was ever made.
+func (n *nodeState) installTicks(rt *goja.Runtime) error {
+	natives := rt.NewObject()
+	n.tickNatives(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
+		jsutil.DefineFunc(rt, natives, name, length, fn)
+	})
+	_ = natives.Set("bind", n.bind)
+	_ = natives.Set("queueMicrotask", n.queueMicrotask)
+	v, err := ticksSource.Call(rt, natives)
+	if err != nil {
+		return err
+	}
+	n.nextTick = v
+	return nil
+}
+
+// installProcessGlobal defines globalThis.process as Node does: an accessor (not enumerable, configurable) whose
+// setter replaces what the getter returns. The process object is made on the first read (proc), so a worker that
+// never touches it does not pay for it.
+func (n *nodeState) installProcessGlobal(rt *goja.Runtime) error {
+	var replaced goja.Value
+	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+		if replaced != nil {
+			return replaced
+		}
+		return n.proc()
+	})
+	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		replaced = c.Argument(0)
+		return goja.Undefined()
+	})
+	return rt.GlobalObject().DefineAccessorProperty("process", get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
 // NodeVersion is what process.version says in the main program and in
 // worker_threads workers: the Node release whose worker_threads API jsworker
 // follows, marked as jsworker's so that nobody mistakes it for Node.
@@ -121,9 +162,7 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 	}
 	n.processNatives(def)
 	n.processExtraNatives(def) // process_events.go
-	n.tickNatives(def)         // ticks.go
-	natives.Set("bind", n.bind)
-	natives.Set("queueMicrotask", n.queueMicrotask)
+	natives.Set("nextTick", n.nextTick)
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

@@ -57,6 +57,7 @@ type nodeState struct {
 	errorCtor      *goja.Object // the realm's original Error constructor
 	process        *goja.Object // nil until first used (proc)
 	queueMicrotask goja.Value   // the realm's own queueMicrotask, for process.nextTick
+	nextTick       goja.Value   // process.nextTick (lib/ticks.js), made before process
 	parentPort     *parentPort
 	threads        *goja.Object            // the worker_threads exports, made on first require
 	modules        map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
@@ -117,12 +118,12 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 	n.bind = bind
 	// The queueMicrotask process.nextTick schedules with is the realm's own, taken before the program runs.
 	n.queueMicrotask = g.Get("queueMicrotask")
-	proc, err := n.makeProcess()
-	if err != nil {
+	if err := n.installTicks(rt); err != nil { // process.go: the tick queue now, process on first use
 		return err
 	}
-	n.process = proc
-	_ = g.DefineDataProperty("process", proc, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	if err := n.installProcessGlobal(rt); err != nil {
+		return err
+	}
 	if n.envDataFrame != nil {
 		f := n.envDataFrame
 		n.envDataFrame = nil
@@ -293,15 +294,18 @@ func (n *nodeState) End() {
 
 // Idle runs as the loop runs dry (core.Extension): process 'beforeExit' (with the exit code so far) — whose
 // listeners may schedule more work, and then the loop goes on (true) — else process 'exit', after which the loop
-// ends whatever the listeners did, as in Node.
+// ends whatever the listeners did, as in Node. A realm that never made its process has no listeners: only an
+// unsettled top-level await is left to report.
 func (n *nodeState) Idle() bool {
 	w := n.w
-	if n.process == nil || w.Stopping() {
+	if w.Stopping() {
 		return false
 	}
-	w.RunTask(func() error { n.emitProcess("beforeExit", n.finalCode()); return nil })
-	if w.HasRefs() && !w.Stopping() {
-		return true
+	if n.process != nil {
+		w.RunTask(func() error { n.emitProcess("beforeExit", n.finalCode()); return nil })
+		if w.HasRefs() && !w.Stopping() {
+			return true
+		}
 	}
 	if !w.Stopping() {
 		n.unsettledAwait()

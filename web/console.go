@@ -4,10 +4,13 @@ import (
 	"os"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/web/console"
 )
 
-// installConsole defines the realm's console (package web/console: Node's console and util.inspect formatting).
+// installConsole defines the realm's console (package web/console: Node's console and util.inspect formatting),
+// made on first use: until a script touches it, globalThis.console is an accessor (jsutil.DefineLazyGlobal), and an
+// idle worker does not pay for its 22 methods (about 17 KiB).
 // Each message is offered to c.ConsoleWrite first, if set; unless it takes it, log/info/debug go to c.Stdout and
 // warn/error to c.Stderr, one message and a newline per write. Every call is also passed to c.Console, if set,
 // with its method and arguments.
@@ -35,5 +38,15 @@ func installConsole(rt *goja.Runtime, g *goja.Object, c Config) error {
 	if c.Console != nil {
 		observe = c.Console
 	}
-	return console.Install(rt, g, console.Config{Write: write, Observe: observe})
+	cfg := console.Config{Write: write, Observe: observe}
+	if g != rt.GlobalObject() {
+		return console.Install(rt, g, cfg)
+	}
+	return jsutil.DefineLazyGlobal(rt, "console", func() goja.Value {
+		obj, err := console.New(rt, cfg)
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		return obj
+	})
 }

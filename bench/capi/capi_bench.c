@@ -189,7 +189,9 @@ static double now_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* load: dlopen the library, then the first call (which waits for the Go runtime to finish starting). */
+/* load: dlopen the library, then the first call (which waits for the Go runtime to finish starting), then the
+ * first worker's reply: a context, JSWorkerCreate of `postMessage('ready')`, JSWorkerReceive of its message. Every
+ * entry point is looked up with dlsym, as a host that loads the library at run time does. */
 static int load(const char *path) {
     double t0 = now_ms();
     void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
@@ -199,10 +201,36 @@ static int load(const char *path) {
         return 1;
     }
     int (*version)(void);
+    JSGlobalContextRef (*ctxCreate)(JSClassRef);
+    JSStringRef (*strCreate)(const char *);
+    JSWorkerRef (*workerCreate)(JSStringRef);
+    JSValueRef (*receive)(JSWorkerRef, JSContextRef, uint64_t, JSValueRef *);
+    void (*workerRelease)(JSWorkerRef);
     *(void **)&version = dlsym(lib, "ZJSGetVersionNumber");
-    int v = version ? version() : -1;
+    *(void **)&ctxCreate = dlsym(lib, "JSGlobalContextCreate");
+    *(void **)&strCreate = dlsym(lib, "JSStringCreateWithUTF8CString");
+    *(void **)&workerCreate = dlsym(lib, "JSWorkerCreate");
+    *(void **)&receive = dlsym(lib, "JSWorkerReceive");
+    *(void **)&workerRelease = dlsym(lib, "JSWorkerRelease");
+    if (!version || !ctxCreate || !strCreate || !workerCreate || !receive || !workerRelease) {
+        fprintf(stderr, "capi_bench: a C API entry point is missing\n");
+        return 1;
+    }
+    int v = version();
     double t2 = now_ms();
-    printf("load: dlopen %.2f ms, first call %.2f ms, total %.2f ms (version %d)\n", t1 - t0, t2 - t1, t2 - t0, v);
+    JSGlobalContextRef ctx = ctxCreate(NULL);
+    double t3 = now_ms();
+    JSWorkerRef w = workerCreate(strCreate("postMessage('ready')"));
+    JSValueRef reply = w == NULL ? NULL : receive(w, ctx, kJSWorkerWaitForever, NULL);
+    double t4 = now_ms();
+    if (reply == NULL) {
+        fprintf(stderr, "capi_bench: the first worker did not reply\n");
+        return 1;
+    }
+    workerRelease(w);
+    printf("load: dlopen %.2f ms, first call %.2f ms, total %.2f ms (version %d); context %.2f ms, "
+           "first worker reply %.2f ms; dlopen to first reply %.2f ms\n",
+           t1 - t0, t2 - t1, t2 - t0, v, t3 - t2, t4 - t3, t4 - t0);
     return 0;
 }
 

@@ -91,6 +91,11 @@ func run(heap, cpu string, after time.Duration, args []string) error {
 
 func writeHeap(path string) error {
 	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	const mib = 1 << 20
+	fmt.Fprintf(os.Stderr, "idleprof: heap in use %.1f MiB (live objects %.1f MiB), stacks %.1f MiB, goroutines %d, from the OS %.1f MiB\n",
+		float64(m.HeapInuse)/mib, float64(m.HeapAlloc)/mib, float64(m.StackInuse)/mib, runtime.NumGoroutine(), float64(m.Sys)/mib)
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -2,6 +2,11 @@
 // MessagePort, MessageChannel, BroadcastChannel and the web Worker. It runs once per realm, on first use; N holds
 // the realm's Go natives; the returned object is what Go (and the Node layer's worker_threads) calls back into.
 //
+// Only what every Node-style realm needs is made when this runs: the EventEmitter (process, parentPort) and
+// MessagePort. MessageChannel, BroadcastChannel, the web Worker and the worker-post helpers are made on their first
+// use, through lazy(name) (an idle worker would otherwise pay about a kilobyte per function it never calls); their
+// Go natives too (N.more(kind)).
+//
 // Events: every target keeps one ordered listener list per type. Emitter listeners (on, once, prependListener)
 // receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
 // event object with data, as in the DOM. A listener that throws stops the dispatch and the exception is reported by
@@ -80,7 +85,7 @@ function makeEvent(type, data, target) {
 function emit(t, type, args) {
 	const list = listenersOf(t).get(type);
 	if (list === undefined || list.length === 0) {
-		if (type === 'error' && !(t instanceof WebWorker)) {
+		if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
 			const e = args[0];
 			if (e instanceof Error) throw e;
 			const err = new Error('Unhandled error. (' + String(e) + ')');
@@ -119,11 +124,9 @@ function callListener(t, type, l, args, ev) {
 
 class EventEmitter {
 	on(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, false); return this; }
-	addListener(type, fn) { return this.on(type, fn); }
 	prependListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, true); return this; }
 	once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; }
 	prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; }
-	off(type, fn) { return this.removeListener(type, fn); }
 	removeListener(type, fn) {
 		const list = listenersOf(this).get(type);
 		if (list !== undefined) {
@@ -150,6 +153,9 @@ class EventEmitter {
 	setMaxListeners() { return this; }
 	getMaxListeners() { return 10; }
 }
+// As in Node, addListener is on and off is removeListener: the same functions (one function object fewer each).
+defineProperty(EventEmitter.prototype, 'addListener', { value: EventEmitter.prototype.on, writable: true, configurable: true });
+defineProperty(EventEmitter.prototype, 'off', { value: EventEmitter.prototype.removeListener, writable: true, configurable: true });
 
 // The DOM side: addEventListener, removeEventListener, dispatchEvent, and
 // on<type> handler properties.
@@ -240,59 +246,104 @@ mixin(MessagePort, eventTarget);
 handlerProps(MessagePort, ['message', 'messageerror', 'close']);
 defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
 
-class MessageChannel {
-	constructor() {
-		const p1 = new MessagePort(kCreate), p2 = new MessagePort(kCreate);
-		N.channel(p1, p2);
-		defineProperty(this, 'port1', { value: p1, enumerable: true });
-		defineProperty(this, 'port2', { value: p2, enumerable: true });
-	}
-}
+// The parts made on first use (lazy). made holds what has been made.
+const made = { __proto__: null };
 
-class BroadcastChannel extends EventEmitter {
-	constructor(name) {
-		super();
-		if (arguments.length === 0) throw new TypeError('The "name" argument must be specified');
-		defineProperty(this, 'name', { value: String(name), enumerable: true });
-		N.bcOpen(this, String(name));
-	}
-	postMessage(message) {
-		if (arguments.length === 0) throw new TypeError('The "message" argument must be specified');
-		N.bcPost(this, message);
-	}
-	close() { N.bcClose(this); }
-	ref() { N.bcRef(this, true); return this; }
-	unref() { N.bcRef(this, false); return this; }
-	[kChanged](type) { if (type === 'message') N.bcListen(this, this.listenerCount('message') > 0); }
-}
-mixin(BroadcastChannel, eventTarget);
-handlerProps(BroadcastChannel, ['message', 'messageerror']);
-defineProperty(BroadcastChannel.prototype, Symbol.toStringTag, { value: 'BroadcastChannel', configurable: true });
-
-class WebWorker {
-	constructor(url, options) {
-		if (options === undefined || options === null) options = {};
-		const type = options.type === undefined ? 'classic' : String(options.type);
-		if (type !== 'classic' && type !== 'module') {
-			throw new TypeError("Worker: options.type must be 'classic' or 'module'");
+function makeMessageChannel() {
+	class MessageChannel {
+		constructor() {
+			const p1 = new MessagePort(kCreate), p2 = new MessagePort(kCreate);
+			N.channel(p1, p2);
+			defineProperty(this, 'port1', { value: p1, enumerable: true });
+			defineProperty(this, 'port2', { value: p2, enumerable: true });
 		}
-		N.spawnWeb(this, String(url), { type: type, name: options.name === undefined ? '' : String(options.name) });
 	}
-	postMessage(value, transfer) { N.workerPost(this, value, transferArg(transfer)); }
-	terminate() { N.workerTerminate(this); }
+	return MessageChannel;
 }
-mixin(WebWorker, eventTarget);
-handlerProps(WebWorker, ['message', 'messageerror', 'error']);
-defineProperty(WebWorker, 'name', { value: 'Worker' });
-defineProperty(WebWorker.prototype, Symbol.toStringTag, { value: 'Worker', configurable: true });
 
-function errorEvent(message, filename, lineno, colno, error) {
-	const ev = makeEvent('error', null, null);
-	ev[kEvent] = true;
-	ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
-	ev.cancelable = true;
-	ev.preventDefault = function () { ev.defaultPrevented = true; };
-	return ev;
+function makeBroadcastChannel() {
+	const B = N.more('broadcast');
+	class BroadcastChannel extends EventEmitter {
+		constructor(name) {
+			super();
+			if (arguments.length === 0) throw new TypeError('The "name" argument must be specified');
+			defineProperty(this, 'name', { value: String(name), enumerable: true });
+			B.bcOpen(this, String(name));
+		}
+		postMessage(message) {
+			if (arguments.length === 0) throw new TypeError('The "message" argument must be specified');
+			B.bcPost(this, message);
+		}
+		close() { B.bcClose(this); }
+		ref() { B.bcRef(this, true); return this; }
+		unref() { B.bcRef(this, false); return this; }
+		[kChanged](type) { if (type === 'message') B.bcListen(this, this.listenerCount('message') > 0); }
+	}
+	mixin(BroadcastChannel, eventTarget);
+	handlerProps(BroadcastChannel, ['message', 'messageerror']);
+	defineProperty(BroadcastChannel.prototype, Symbol.toStringTag, { value: 'BroadcastChannel', configurable: true });
+	return BroadcastChannel;
+}
+
+// workerNatives are the natives of the web Worker and of worker_threads' Worker (workerPost, workerRef).
+let workerN;
+function workerNatives() {
+	if (workerN === undefined) workerN = N.more('worker');
+	return workerN;
+}
+
+function makeWebWorker() {
+	const W = workerNatives();
+	class WebWorker {
+		constructor(url, options) {
+			if (options === undefined || options === null) options = {};
+			const type = options.type === undefined ? 'classic' : String(options.type);
+			if (type !== 'classic' && type !== 'module') {
+				throw new TypeError("Worker: options.type must be 'classic' or 'module'");
+			}
+			W.spawnWeb(this, String(url), { type: type, name: options.name === undefined ? '' : String(options.name) });
+		}
+		postMessage(value, transfer) { W.workerPost(this, value, transferArg(transfer)); }
+		terminate() { W.workerTerminate(this); }
+	}
+	mixin(WebWorker, eventTarget);
+	handlerProps(WebWorker, ['message', 'messageerror', 'error']);
+	defineProperty(WebWorker, 'name', { value: 'Worker' });
+	defineProperty(WebWorker.prototype, Symbol.toStringTag, { value: 'Worker', configurable: true });
+	return WebWorker;
+}
+
+function lazy(name) {
+	const v = made[name];
+	if (v !== undefined) return v;
+	switch (name) {
+	case 'MessageChannel': return (made.MessageChannel = makeMessageChannel());
+	case 'BroadcastChannel': return (made.BroadcastChannel = makeBroadcastChannel());
+	case 'WebWorker': return (made.WebWorker = makeWebWorker());
+	case 'errorEvent': return (made.errorEvent = makeErrorEvent());
+	case 'workerPost': {
+		const W = workerNatives();
+		return (made.workerPost = function (w, value, transfer) { W.workerPost(w, value, transferArg(transfer)); });
+	}
+	case 'workerRef': {
+		const W = workerNatives();
+		return (made.workerRef = function (w, on) { W.workerRef(w, on); });
+	}
+	}
+	throw new Error('jsworker: ports.js makes no ' + name);
+}
+
+// makeErrorEvent makes errorEvent(message, filename, lineno, colno, error), the ErrorEvent a web Worker's
+// uncaught error becomes in its parent.
+function makeErrorEvent() {
+	return function errorEvent(message, filename, lineno, colno, error) {
+		const ev = makeEvent('error', null, null);
+		ev[kEvent] = true;
+		ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
+		ev.cancelable = true;
+		ev.preventDefault = function () { ev.defaultPrevented = true; };
+		return ev;
+	};
 }
 
 function receiveMessageOnPort(port) {
@@ -321,15 +372,12 @@ return {
 		return emit(t, type, [a]);
 	},
 	newPort: function () { return new MessagePort(kCreate); },
-	errorEvent: errorEvent,
 	transferArg: transferArg,
 	receiveMessageOnPort: receiveMessageOnPort,
-	workerPost: function (w, value, transfer) { N.workerPost(w, value, transferArg(transfer)); },
-	workerRef: function (w, on) { N.workerRef(w, on); },
-	WebWorker: WebWorker,
-	MessageChannel: MessageChannel,
+	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost or
+	// workerRef.
+	lazy: lazy,
 	MessagePort: MessagePort,
-	BroadcastChannel: BroadcastChannel,
 	EventEmitter: EventEmitter,
 };
 })

@@ -1,8 +1,8 @@
-// process (node/process.go): Node's process object over this realm's natives N.
+// process (node/process.go): Node's process object over this realm's natives N, made on the first use of the
+// process global (or require('process')). Its nextTick is lib/ticks.js's, made with the realm.
 (function (EventEmitter, N) {
 'use strict';
 const defineProperty = Object.defineProperty;
-const queueMicrotask_ = N.queueMicrotask; // the realm's own, taken before the program ran
 return function makeProcess(info) {
 	const p = new EventEmitter();
 	p.title = 'jsworker';
@@ -37,32 +37,7 @@ return function makeProcess(info) {
 	};
 	hrtime.bigint = function bigint() { return BigInt(N.hrtime()); };
 	p.hrtime = hrtime;
-	// process.nextTick's queue (node/ticks.go): drained after every callback of the loop, before its promise jobs,
-	// and again after them while ticks are left. When the queue fills outside a loop callback (a preload's Setup),
-	// a microtask drains it instead.
-	const ticks = [];
-	let tickHead = 0;
-	const runTicks = function runTicks() {
-		while (tickHead < ticks.length) {
-			const t = ticks[tickHead];
-			ticks[tickHead++] = undefined;
-			if (tickHead === ticks.length) { ticks.length = 0; tickHead = 0; }
-			t.fn.apply(undefined, t.args);
-		}
-	};
-	N.setTickRunner(runTicks, function runCallback() { if (N.runLoopCallback()) runTicks(); });
-	const bindCtx = N.bind;
-	p.nextTick = function nextTick(fn, ...args) {
-		if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function.');
-		ticks.push({ fn: bindCtx(fn), args });
-		if (ticks.length - tickHead === 1) {
-			const how = N.ticksScheduled();
-			if (how !== 0) {
-				queueMicrotask_(runTicks);
-				if (how === 2) N.hoistTicks();
-			}
-		}
-	};
+	p.nextTick = N.nextTick; // lib/ticks.js: the tick queue exists before process does
 	p.cwd = function cwd() { return N.cwd(); };
 	p.uptime = function uptime() { return N.uptime(); };
 	p.stdout = { write(s) { N.write(1, String(s)); return true; }, isTTY: false, fd: 1 };

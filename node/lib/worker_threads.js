@@ -10,108 +10,135 @@ const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
 
 const environmentData = new Map();
 
-// A Worker's listeners run in the async context (AsyncLocalStorage) the Worker was made in, as in Node: while a
-// context is set, each listener is registered as a wrapper that enters it (kWrappers maps listener -> wrapper).
-const kCtx = Symbol('kCtx');
-const kWrappers = Symbol('kWrappers');
-const getCtx = N.ctx.get, setCtx = N.ctx.set;
-function wrapListener(w, fn) {
-	const ctx = w[kCtx];
-	if (ctx === undefined || typeof fn !== 'function') return fn;
-	let m = w[kWrappers];
-	if (m === undefined) { m = new Map(); defineProperty(w, kWrappers, { value: m }); }
-	let wrapped = m.get(fn);
-	if (wrapped === undefined) {
-		wrapped = function () {
-			const prev = getCtx();
-			setCtx(ctx);
-			try { return fn.apply(this, arguments); } finally { setCtx(prev); }
-		};
-		m.set(fn, wrapped);
-	}
-	return wrapped;
-}
-function unwrapListener(w, fn) {
-	const m = w[kWrappers];
-	return m === undefined ? fn : (m.get(fn) || fn);
+// The Worker class is made on first use (WorkerClass): a worker that only talks to its parent never pays for it.
+let WorkerClass_;
+function WorkerClass() {
+	if (WorkerClass_ === undefined) WorkerClass_ = makeWorker();
+	return WorkerClass_;
 }
 
-class Worker extends EventEmitter {
-	constructor(filename, options) {
-		super();
-		if (options === undefined) options = {};
-		if (options === null || typeof options !== 'object') {
-			throw new TypeError('The "options" argument must be of type object.');
+function makeWorker() {
+	const workerPost = core.lazy('workerPost'), workerRef = core.lazy('workerRef');
+	// A Worker's listeners run in the async context (AsyncLocalStorage) the Worker was made in, as in Node: while a
+	// context is set, each listener is registered as a wrapper that enters it (kWrappers maps listener -> wrapper).
+	const kCtx = Symbol('kCtx');
+	const kWrappers = Symbol('kWrappers');
+	const getCtx = N.ctx.get, setCtx = N.ctx.set;
+	function wrapListener(w, fn) {
+		const ctx = w[kCtx];
+		if (ctx === undefined || typeof fn !== 'function') return fn;
+		let m = w[kWrappers];
+		if (m === undefined) { m = new Map(); defineProperty(w, kWrappers, { value: m }); }
+		let wrapped = m.get(fn);
+		if (wrapped === undefined) {
+			wrapped = function () {
+				const prev = getCtx();
+				setCtx(ctx);
+				try { return fn.apply(this, arguments); } finally { setCtx(prev); }
+			};
+			m.set(fn, wrapped);
 		}
-		const shareEnv = options.env === SHARE_ENV;
-		if (!shareEnv && options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
-			throw new TypeError('The "options.env" property must be of type object.');
-		}
-		if (options.argv !== undefined && !Array.isArray(options.argv)) {
-			throw new TypeError('The "options.argv" property must be an array.');
-		}
-		const rl = options.resourceLimits;
-		const spec = {
-			eval: !!options.eval,
-			name: options.name === undefined ? '' : String(options.name),
-			argv: options.argv === undefined ? [] : options.argv.map(String),
-			env: shareEnv || options.env === undefined || options.env === null ? undefined : options.env,
-			shareEnv,
-			hasWorkerData: options.workerData !== undefined,
-			workerData: options.workerData,
-			transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),
-			stackSizeMb: rl !== undefined && rl !== null && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0,
-			type: options.type === undefined ? '' : String(options.type),
-			envData: environmentData,
-		};
-		if (spec.eval && typeof filename !== 'string') {
-			throw new TypeError('The "filename" argument must be a string when options.eval is true.');
-		}
-		defineProperty(this, kLimits, { value: rl !== undefined && rl !== null ? Object.assign({}, rl) : {} });
-		defineProperty(this, kCtx, { value: getCtx() });
-		defineProperty(this, kThreadId, { value: N.spawn(this, filename, spec), writable: true });
+		return wrapped;
 	}
-	on(type, fn) { return super.on(type, wrapListener(this, fn)); }
-	addListener(type, fn) { return super.on(type, wrapListener(this, fn)); }
-	once(type, fn) { return super.once(type, wrapListener(this, fn)); }
-	prependListener(type, fn) { return super.prependListener(type, wrapListener(this, fn)); }
-	prependOnceListener(type, fn) { return super.prependOnceListener(type, wrapListener(this, fn)); }
-	removeListener(type, fn) { return super.removeListener(type, unwrapListener(this, fn)); }
-	off(type, fn) { return this.removeListener(type, fn); }
-	listeners(type) {
-		const m = this[kWrappers];
-		const ls = super.listeners(type);
-		if (m === undefined) return ls;
-		return ls.map(function (l) { for (const [k, v] of m) if (v === l) return k; return l; });
+	function unwrapListener(w, fn) {
+		const m = w[kWrappers];
+		return m === undefined ? fn : (m.get(fn) || fn);
 	}
-	get threadId() { return this[kThreadId]; }
-	get resourceLimits() { return this[kLimits]; }
-	get stdin() { return null; }
-	get stdout() { return null; }
-	get stderr() { return null; }
-	postMessage(value, transfer) { core.workerPost(this, value, transfer); }
-	terminate(callback) {
-		const p = N.terminate(this);
-		if (typeof callback === 'function') p.then(function (code) { callback(null, code); });
-		return p;
+
+	class Worker extends EventEmitter {
+		constructor(filename, options) {
+			super();
+			if (options === undefined) options = {};
+			if (options === null || typeof options !== 'object') {
+				throw new TypeError('The "options" argument must be of type object.');
+			}
+			const shareEnv = options.env === SHARE_ENV;
+			if (!shareEnv && options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
+				throw new TypeError('The "options.env" property must be of type object.');
+			}
+			if (options.argv !== undefined && !Array.isArray(options.argv)) {
+				throw new TypeError('The "options.argv" property must be an array.');
+			}
+			const rl = options.resourceLimits;
+			const spec = {
+				eval: !!options.eval,
+				name: options.name === undefined ? '' : String(options.name),
+				argv: options.argv === undefined ? [] : options.argv.map(String),
+				env: shareEnv || options.env === undefined || options.env === null ? undefined : options.env,
+				shareEnv,
+				hasWorkerData: options.workerData !== undefined,
+				workerData: options.workerData,
+				transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),
+				stackSizeMb: rl !== undefined && rl !== null && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0,
+				type: options.type === undefined ? '' : String(options.type),
+				envData: environmentData,
+			};
+			if (spec.eval && typeof filename !== 'string') {
+				throw new TypeError('The "filename" argument must be a string when options.eval is true.');
+			}
+			defineProperty(this, kLimits, { value: rl !== undefined && rl !== null ? Object.assign({}, rl) : {} });
+			defineProperty(this, kCtx, { value: getCtx() });
+			defineProperty(this, kThreadId, { value: N.spawn(this, filename, spec), writable: true });
+		}
+		on(type, fn) { return super.on(type, wrapListener(this, fn)); }
+		addListener(type, fn) { return super.on(type, wrapListener(this, fn)); }
+		once(type, fn) { return super.once(type, wrapListener(this, fn)); }
+		prependListener(type, fn) { return super.prependListener(type, wrapListener(this, fn)); }
+		prependOnceListener(type, fn) { return super.prependOnceListener(type, wrapListener(this, fn)); }
+		removeListener(type, fn) { return super.removeListener(type, unwrapListener(this, fn)); }
+		off(type, fn) { return this.removeListener(type, fn); }
+		listeners(type) {
+			const m = this[kWrappers];
+			const ls = super.listeners(type);
+			if (m === undefined) return ls;
+			return ls.map(function (l) { for (const [k, v] of m) if (v === l) return k; return l; });
+		}
+		get threadId() { return this[kThreadId]; }
+		get resourceLimits() { return this[kLimits]; }
+		get stdin() { return null; }
+		get stdout() { return null; }
+		get stderr() { return null; }
+		postMessage(value, transfer) { workerPost(this, value, transfer); }
+		terminate(callback) {
+			const p = N.terminate(this);
+			if (typeof callback === 'function') p.then(function (code) { callback(null, code); });
+			return p;
+		}
+		ref() { workerRef(this, true); }
+		unref() { workerRef(this, false); }
+		getHeapSnapshot() { return Promise.reject(new Error('jsworker: getHeapSnapshot is not supported')); }
 	}
-	ref() { core.workerRef(this, true); }
-	unref() { core.workerRef(this, false); }
-	getHeapSnapshot() { return Promise.reject(new Error('jsworker: getHeapSnapshot is not supported')); }
+	return Worker;
 }
 
+// lazyExport defines o[name] as an export made on first access: an accessor that replaces itself with an ordinary
+// data property (writable, enumerable, configurable, as every export is) the first time it is read or written.
+function lazyExport(o, name, make) {
+	defineProperty(o, name, {
+		configurable: true, enumerable: true,
+		get() {
+			const v = make();
+			defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true });
+			return v;
+		},
+		set(v) { defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true }); },
+	});
+}
+
+// makeModule makes the module's exports. Worker, MessageChannel and BroadcastChannel are made on first access
+// (lazyExport), in the order Node lists them.
 function makeModule(info) {
-	return {
+	const m = {
 		isMainThread: info.isMainThread,
 		parentPort: info.parentPort,
 		workerData: info.workerData,
 		threadId: info.threadId,
 		resourceLimits: info.resourceLimits,
 		SHARE_ENV: SHARE_ENV,
-		Worker: Worker,
-		MessageChannel: core.MessageChannel,
+		Worker: undefined,
+		MessageChannel: undefined,
 		MessagePort: core.MessagePort,
-		BroadcastChannel: core.BroadcastChannel,
+		BroadcastChannel: undefined,
 		receiveMessageOnPort: core.receiveMessageOnPort,
 		markAsUntransferable: function markAsUntransferable() {},
 		isMarkedAsUntransferable: function isMarkedAsUntransferable() { return false; },
@@ -123,6 +150,10 @@ function makeModule(info) {
 		},
 		getEnvironmentData: function getEnvironmentData(key) { return environmentData.get(key); },
 	};
+	lazyExport(m, 'Worker', WorkerClass);
+	lazyExport(m, 'MessageChannel', function () { return core.lazy('MessageChannel'); });
+	lazyExport(m, 'BroadcastChannel', function () { return core.lazy('BroadcastChannel'); });
+	return m;
 }
 
 function loadEnvironmentData(m) {
@@ -133,6 +164,5 @@ return {
 	makeModule: makeModule,
 	loadEnvironmentData: loadEnvironmentData,
 	setThreadId: function (w, id) { w[kThreadId] = id; },
-	Worker: Worker,
 };
 })

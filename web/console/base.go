@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 )
@@ -152,14 +153,14 @@ func (in *inspector) plainString(v goja.Value) string {
 
 // gojaFrame is a goja stack line, "\tat f (file:1:2(3))": printed the way V8
 // prints one, "    at f (file:1:2)".
-var gojaFrame = regexp.MustCompile(`(?m)^\tat (.*?)\(\d+\)(\)?)$`)
+var gojaFrame = lazyRegexp(`(?m)^\tat (.*?)\(\d+\)(\)?)$`)
 
 func gojaFrames(stack string) string {
 	if !strings.Contains(stack, "\n\tat ") {
 		return stack
 	}
 	stack = strings.TrimSuffix(stack, "\n")
-	stack = gojaFrame.ReplaceAllString(stack, "    at $1$2")
+	stack = gojaFrame().ReplaceAllString(stack, "    at $1$2")
 	return strings.ReplaceAll(stack, "\n\tat ", "\n    at ")
 }
 
@@ -279,8 +280,8 @@ func identicalSequenceRange(a, b []string) (int, int) {
 }
 
 var (
-	errorStart   = regexp.MustCompile(`^([A-Z][a-z_ A-Z0-9[\]()-]+)(?::|\n\s+at)`)
-	errorOnlyRxp = regexp.MustCompile(`^([a-z_A-Z0-9-]*Error)$`)
+	errorStart   = lazyRegexp(`^([A-Z][a-z_ A-Z0-9[\]()-]+)(?::|\n\s+at)`)
+	errorOnlyRxp = lazyRegexp(`^([a-z_A-Z0-9-]*Error)$`)
 )
 
 // improveStack is Node's improveStack: a stack whose first line names the
@@ -292,9 +293,9 @@ func improveStack(stack, ctor string, hasCtor bool, name, tag string) string {
 		(len(stack) == n || stack[n] == ':' || stack[n] == '\n')) {
 		fallback := "Error"
 		if !hasCtor {
-			m := errorStart.FindStringSubmatch(stack)
+			m := errorStart().FindStringSubmatch(stack)
 			if m == nil {
-				m = errorOnlyRxp.FindStringSubmatch(stack)
+				m = errorOnlyRxp().FindStringSubmatch(stack)
 			}
 			fallback = ""
 			if m != nil {
@@ -356,4 +357,10 @@ func (in *inspector) customInspect(fn, context *goja.Object, recurse int) (strin
 		return strings.ReplaceAll(s.String(), "\n", "\n"+spaces(in.indent)), true
 	}
 	return in.formatValue(res, recurse, false), true
+}
+
+// lazyRegexp returns a function that compiles expr on its first call (not while the library loads: a host pays
+// for the console's expressions only once something is printed).
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }

@@ -2,7 +2,6 @@ package console
 
 import (
 	"math"
-	"regexp"
 	"sort"
 	"strconv"
 
@@ -287,7 +286,7 @@ func (in *inspector) instanceOf(o, fn *goja.Object) bool {
 	return false
 }
 
-var keyStrRegExp = regexp.MustCompile(`^[a-zA-Z_][a-zA-Z_0-9]*$`)
+var keyStrRegExp = lazyRegexp(`^[a-zA-Z_][a-zA-Z_0-9]*$`)
 
 // formatProperty is Node's formatProperty: "key: value", or only the value
 // for an array item. d is key's own descriptor; for a key that is not an
@@ -336,7 +335,7 @@ func (in *inspector) formatProperty(o *goja.Object, key goja.Value, d descriptor
 		name = "['__proto__']"
 	} else if !d.enumerable {
 		name = "[" + escapeSequences(k) + "]"
-	} else if keyStrRegExp.MatchString(k) {
+	} else if keyStrRegExp().MatchString(k) {
 		name = k
 	} else {
 		name = strEscape(key)

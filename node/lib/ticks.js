@@ -1,0 +1,34 @@
+// process.nextTick's queue (node/ticks.go), made with the realm, before the program runs and before process
+// exists (process is made on first use: lib/process.js takes this nextTick). Drained after every callback of the
+// loop, before its promise jobs, and again after them while ticks are left. When the queue fills outside a loop
+// callback (a preload's Setup), a microtask drains it instead. N holds the tick natives, bind (timers.js: run in the
+// async context current when bound) and queueMicrotask (the realm's own, taken before the program ran).
+(function (N) {
+'use strict';
+const queueMicrotask_ = N.queueMicrotask;
+const bindCtx = N.bind;
+const ticks = [];
+let tickHead = 0;
+const runTicks = function runTicks() {
+	while (tickHead < ticks.length) {
+		const t = ticks[tickHead];
+		ticks[tickHead++] = undefined;
+		if (tickHead === ticks.length) { ticks.length = 0; tickHead = 0; }
+		t.fn.apply(undefined, t.args);
+	}
+};
+N.setTickRunner(runTicks, function runCallback() { if (N.runLoopCallback()) runTicks(); });
+return function nextTick(fn, ...args) {
+	if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function.');
+	ticks.push({ fn: bindCtx(fn), args });
+	if (ticks.length - tickHead === 1) {
+		// N.ticksScheduled (node/ticks.go): 0, a RunCallback drains the queue; 1, a microtask; 2, a microtask moved
+		// ahead of the promise jobs queued so far (the realm's first tick in an unwrapped callback).
+		const how = N.ticksScheduled();
+		if (how !== 0) {
+			queueMicrotask_(runTicks);
+			if (how === 2) N.hoistTicks();
+		}
+	}
+};
+})

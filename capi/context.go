@@ -35,6 +35,9 @@ type context struct {
 	scopes []scopeMark // open scopes, outermost first
 	trash  []uintptr   // reused by releaseFrom
 	spare  []*value    // records of released values, reused by newValue (at most maxSpare)
+	blocks []*valueBlock // the blocks holding the value handles (valueblocks.go)
+	blk    *valueBlock   // the block new values are placed in; nil before the first
+	args   []uintptr     // the handles of running host functions' arguments (object.go), innermost last
 
 	x extState // classes, external buffers, finalizers (realm_ext.go)
 
@@ -50,8 +53,9 @@ type value struct {
 	h        uintptr
 	c        *context
 	v        goja.Value
-	protect  int  // JSValueProtect count
-	released bool // the handle is gone; the entry waits in c.values for compaction
+	protect  int         // JSValueProtect count
+	released bool        // the handle is gone; the entry waits in c.values for compaction
+	blk      *valueBlock // the block of h while it lives (valueblocks.go)
 }
 
 // A scopeMark is an open handle scope: the length of values when it opened and its handle (0 for the scopes the
@@ -160,13 +164,16 @@ func (c *context) newValue(v goja.Value) uintptr {
 	} else {
 		val = &value{c: c, v: v}
 	}
-	val.h = handles.add(kindValue, c.tid, val)
+	c.placeValue(val)
 	c.values = append(c.values, val)
 	return val.h
 }
 
 // value resolves a JSValueRef parameter of c.
 func (c *context) value(fn, param string, h uintptr) (*value, error) {
+	if val := c.lookupValue(h); val != nil { // a value of c's current block: no table, no lock
+		return val, nil
+	}
 	o, err := resolve(fn, param, h, kindValue, c.tid)
 	if err != nil {
 		return nil, err

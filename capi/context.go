@@ -31,10 +31,10 @@ type context struct {
 	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
 	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.
 	values []*value
-	dead   int         // released values still in values
-	scopes []scopeMark // open scopes, outermost first
-	trash  []uintptr   // reused by releaseFrom
-	spare  []*value    // records of released values, reused by newValue (at most maxSpare)
+	dead   int           // released values still in values
+	scopes []scopeMark   // open scopes, outermost first
+	trash  []uintptr     // reused by releaseFrom
+	spare  []*value      // records of released values, reused by newValue (at most maxSpare)
 	blocks []*valueBlock // the blocks holding the value handles (valueblocks.go)
 	blk    *valueBlock   // the block new values are placed in; nil before the first
 	args   []uintptr     // the handles of running host functions' arguments (object.go), innermost last

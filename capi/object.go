@@ -371,8 +371,8 @@ func JSPropertyNameArrayGetNameAtIndex(array, index uintptr) (result uintptr) {
 // hostFunction makes the function object for JSObjectMakeFunctionWithCallback. Each call runs the C callback on the
 // thread running the script (the context's owner) inside a handle scope that the library closes when the callback
 // returns: the handles of the function, this and the arguments, and whatever the callback made without protecting
-// it, are released then. The argument array handed to C is a slice of c.args, reused from call to call; the whole
-// call is one cgo transition.
+// it, are released then. The argument array and the exception slot handed to C are in c.args, reused from call to
+// call: the call allocates nothing and is one cgo transition.
 func (c *context) hostFunction(name goja.Value, callback uintptr) *goja.Object {
 	var self *goja.Object
 	f := func(call goja.FunctionCall) goja.Value {
@@ -382,15 +382,16 @@ func (c *context) hostFunction(name goja.Value, callback uintptr) *goja.Object {
 		c.openScope(0)
 		fnH := c.newValue(self)
 		thisH := c.newValue(call.This)
+		c.args = append(c.args, 0) // args[base]: the exception slot (a local would escape to the heap)
 		for _, a := range call.Arguments {
 			c.args = append(c.args, c.newValue(a))
 		}
-		c.args = append(c.args, 0) // never empty, so &args[base] is valid
-		var exc uintptr
+		c.args = append(c.args, 0) // so that &args[base+1] is valid without arguments
+		exc := &c.args[base]       // a nested call may move c.args: C writes where this points
 		r := C.jsw_call_host_fn(c.actor(), C.uintptr_t(callback), C.jsw_handle(c.h), C.jsw_handle(fnH), C.jsw_handle(thisH),
-			C.size_t(len(call.Arguments)), (*C.jsw_handle)(unsafe.Pointer(&c.args[base])),
-			(*C.jsw_handle)(unsafe.Pointer(&exc)))
-		return c.hostResult("JSObjectCallAsFunctionCallback", uintptr(r), exc)
+			C.size_t(len(call.Arguments)), (*C.jsw_handle)(unsafe.Pointer(&c.args[base+1])),
+			(*C.jsw_handle)(unsafe.Pointer(exc)))
+		return c.hostResult("JSObjectCallAsFunctionCallback", uintptr(r), *exc)
 	}
 	self = c.rt.ToValue(f).(*goja.Object)
 	_ = self.DefineDataProperty("name", name, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)

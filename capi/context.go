@@ -45,7 +45,7 @@ type context struct {
 	// id, and the worker, not JSGlobalContextRelease, ends it.
 	worker *core.Worker
 
-	console setupFn // ZJSContextSetConsoleCallback (console.go); owner thread only
+	sink *consoleSink // where its console lines go (console.go)
 }
 
 // A value is what a JSValueRef names: a goja value of one context.

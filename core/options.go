@@ -106,6 +106,13 @@ type Options struct {
 	// worker: its creator gave a setup of its own. Workers it creates from
 	// JavaScript still run the process-wide setup.
 	NoProcessSetup bool
+
+	// ChildHook, if not nil, adjusts the options of every worker this
+	// worker's JavaScript creates (Worker, worker_threads), once
+	// Realm.ChildOptions has filled them in; the child inherits it unless
+	// the hook sets another. The C API uses it to send a JavaScript-created
+	// worker's console to its creator's console callback.
+	ChildHook func(child *Options)
 }
 
 // Kind tells how a worker was started.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
@@ -46,6 +47,7 @@ type context struct {
 	worker *core.Worker
 
 	sink *consoleSink // where its console lines go (console.go)
+	gone atomic.Bool  // destroyed (ctxCache)
 }
 
 // A value is what a JSValueRef names: a goja value of one context.
@@ -131,13 +133,23 @@ func (c *context) capture() error {
 	return nil
 }
 
+// ctxCache remembers recently resolved contexts by handle, so that most calls find theirs without the handle
+// table's lock and map: a slot holds a live context (destroy empties it) whose h and tid never change.
+var ctxCache [64]atomic.Pointer[context]
+
 // getContext resolves a JSContextRef parameter for the calling thread tid.
 func getContext(fn string, h uintptr, tid int) (*context, error) {
+	slot := &ctxCache[(h>>shardBits)&63]
+	if c := slot.Load(); c != nil && c.h == h && c.tid == tid && !c.gone.Load() {
+		return c, nil // the caller owns c: nothing can destroy it meanwhile
+	}
 	o, err := resolve(fn, "ctx", h, kindContext, tid)
 	if err != nil {
 		return nil, err
 	}
-	return o.(*context), nil
+	c := o.(*context)
+	slot.Store(c)
+	return c, nil
 }
 
 // enter resolves the context an export was given, on the calling thread.

@@ -126,6 +126,8 @@ func (c *context) compact() {
 
 // destroy releases every handle of c, c's own included (the last JSGlobalContextRelease).
 func (c *context) destroy() {
+	c.gone.Store(true)
+	ctxCache[(c.h>>shardBits)&63].CompareAndSwap(c, nil)
 	trash := make([]uintptr, 0, len(c.scopes)+1)
 	for _, val := range c.values {
 		val.released = true

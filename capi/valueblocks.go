@@ -26,14 +26,14 @@ const valueBase uintptr = 1 << 62
 var blockSeq atomic.Uint64
 
 // A valueBlock holds the values of blockSize consecutive handles of one context. c and tid never change; the rest
-// is the owner thread's, except live, which leak checks read from any thread.
+// is the owner thread's: no lock and no atomic operation on the path of a value.
 type valueBlock struct {
 	c    *context
 	tid  int
 	key  uintptr // the handle of slot 0: the block's key in the handle table
 	next int     // slots handed out
 	idx  int     // index in c.blocks
-	live atomic.Int32
+	live int     // values placed and not yet released
 	vals [blockSize]*value
 }
 
@@ -58,7 +58,7 @@ func (b *valueBlock) at(h uintptr) *value {
 
 // newBlock starts a new current block for c and registers it.
 func (c *context) newBlock() *valueBlock {
-	if b := c.blk; b != nil && b.live.Load() == 0 {
+	if b := c.blk; b != nil && b.live == 0 {
 		c.dropBlock(b) // every handle of the full block was released already
 	}
 	b := &valueBlock{c: c, tid: c.tid, idx: len(c.blocks)}
@@ -93,7 +93,7 @@ func (c *context) placeValue(val *value) {
 	val.blk = b
 	b.vals[b.next] = val
 	b.next++
-	b.live.Add(1)
+	b.live++
 }
 
 // unplaceValue ends the handle of val (its record may then be reused).
@@ -102,7 +102,7 @@ func (c *context) unplaceValue(val *value) {
 	_, slot := blockKeyOf(val.h)
 	b.vals[slot] = nil
 	val.blk = nil
-	if b.live.Add(-1) == 0 && b.next == blockSize {
+	if b.live--; b.live == 0 && b.next == blockSize {
 		c.dropBlock(b)
 	}
 }
@@ -120,7 +120,7 @@ func (c *context) dropBlocks() {
 	keys := make([]uintptr, 0, len(c.blocks))
 	for _, b := range c.blocks {
 		keys = append(keys, b.key)
-		b.live.Store(0)
+		b.live = 0
 	}
 	handles.remove(keys...)
 	c.blocks, c.blk = nil, nil

@@ -133,7 +133,10 @@ func privateOf(object uintptr) *instance {
 	case kindFinalizing:
 		return e.obj.(*instance)
 	case kindValue:
-		val := e.obj.(*value)
+		val := e.obj.(*valueBlock).at(object) // the calling thread owns the block
+		if val == nil {
+			return nil
+		}
 		o, isObj := val.v.(*goja.Object)
 		if !isObj {
 			return nil

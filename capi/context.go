@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
@@ -31,10 +32,13 @@ type context struct {
 	// values holds the context's live value handles (and released ones not yet compacted away) in the order they
 	// were made. A handle scope is a mark into it; closing the scope releases what lies above the mark.
 	values []*value
-	dead   int         // released values still in values
-	scopes []scopeMark // open scopes, outermost first
-	trash  []uintptr   // reused by releaseFrom
-	spare  []*value    // records of released values, reused by newValue (at most maxSpare)
+	dead   int           // released values still in values
+	scopes []scopeMark   // open scopes, outermost first
+	trash  []uintptr     // reused by releaseFrom
+	spare  []*value      // records of released values, reused by newValue (at most maxSpare)
+	blocks []*valueBlock // the blocks holding the value handles (valueblocks.go)
+	blk    *valueBlock   // the block new values are placed in; nil before the first
+	args   []uintptr     // the handles of running host functions' arguments (object.go), innermost last
 
 	x extState // classes, external buffers, finalizers (realm_ext.go)
 
@@ -42,7 +46,8 @@ type context struct {
 	// id, and the worker, not JSGlobalContextRelease, ends it.
 	worker *core.Worker
 
-	console setupFn // ZJSContextSetConsoleCallback (console.go); owner thread only
+	sink *consoleSink // where its console lines go (console.go)
+	gone atomic.Bool  // destroyed (ctxCache)
 }
 
 // A value is what a JSValueRef names: a goja value of one context.
@@ -50,8 +55,9 @@ type value struct {
 	h        uintptr
 	c        *context
 	v        goja.Value
-	protect  int  // JSValueProtect count
-	released bool // the handle is gone; the entry waits in c.values for compaction
+	protect  int         // JSValueProtect count
+	released bool        // the handle is gone; the entry waits in c.values for compaction
+	blk      *valueBlock // the block of h while it lives (valueblocks.go)
 }
 
 // A scopeMark is an open handle scope: the length of values when it opened and its handle (0 for the scopes the
@@ -127,13 +133,23 @@ func (c *context) capture() error {
 	return nil
 }
 
+// ctxCache remembers recently resolved contexts by handle, so that most calls find theirs without the handle
+// table's lock and map: a slot holds a live context (destroy empties it) whose h and tid never change.
+var ctxCache [64]atomic.Pointer[context]
+
 // getContext resolves a JSContextRef parameter for the calling thread tid.
 func getContext(fn string, h uintptr, tid int) (*context, error) {
+	slot := &ctxCache[(h>>shardBits)&63]
+	if c := slot.Load(); c != nil && c.h == h && c.tid == tid && !c.gone.Load() {
+		return c, nil // the caller owns c: nothing can destroy it meanwhile
+	}
 	o, err := resolve(fn, "ctx", h, kindContext, tid)
 	if err != nil {
 		return nil, err
 	}
-	return o.(*context), nil
+	c := o.(*context)
+	slot.Store(c)
+	return c, nil
 }
 
 // enter resolves the context an export was given, on the calling thread.
@@ -160,13 +176,16 @@ func (c *context) newValue(v goja.Value) uintptr {
 	} else {
 		val = &value{c: c, v: v}
 	}
-	val.h = handles.add(kindValue, c.tid, val)
+	c.placeValue(val)
 	c.values = append(c.values, val)
 	return val.h
 }
 
 // value resolves a JSValueRef parameter of c.
 func (c *context) value(fn, param string, h uintptr) (*value, error) {
+	if val := c.lookupValue(h); val != nil { // a value of c's current block: no table, no lock
+		return val, nil
+	}
 	o, err := resolve(fn, param, h, kindValue, c.tid)
 	if err != nil {
 		return nil, err

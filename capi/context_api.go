@@ -14,12 +14,13 @@ import (
 
 // newContext makes a main context owned by thread tid, with one reference.
 func newContext(tid int) (*context, error) {
-	c := &context{tid: tid, refs: 1}
+	c := &context{tid: tid, refs: 1, sink: &consoleSink{}}
 	h, err := core.OpenHostRealm(core.HostRealmOptions{
-		OnConsole:       c.inspectConsole, // inspector_context.go
-		IsOwner:         c.onOwnerThread,  // the sessions' commands dispatched on tid run inside the call
-		OnInspectorIdle: c.flushSessions,  // a pause hands out the sessions' messages
-		ConsoleWrite:    c.consoleWrite,   // console.go
+		ChildHook:       childHook(c.sink), // console.go: its JavaScript's workers inherit its console callback
+		OnConsole:       c.inspectConsole,  // inspector_context.go
+		IsOwner:         c.onOwnerThread,   // the sessions' commands dispatched on tid run inside the call
+		OnInspectorIdle: c.flushSessions,   // a pause hands out the sessions' messages
+		ConsoleWrite:    c.consoleWrite,    // console.go
 	})
 	if err != nil {
 		return nil, err

@@ -23,6 +23,7 @@ const (
 	kindClass          // JSClassRef (class.go): belongs to no thread
 	kindAccumulator    // JSPropertyNameAccumulatorRef (class_object.go): valid during a getPropertyNames callback
 	kindFinalizing     // the JSObjectRef a finalize callback receives (class_object.go): valid during the call
+	kindValueBlock     // a block of value handles (valueblocks.go): the table's entry for every JSValueRef in it
 )
 
 // String names the kind as the public header does, for exception messages.
@@ -52,6 +53,8 @@ func (k kind) String() string {
 		return "a property name accumulator (JSPropertyNameAccumulatorRef)"
 	case kindFinalizing:
 		return "an object being finalized (JSObjectRef)"
+	case kindValueBlock:
+		return "a value (JSValueRef)"
 	}
 	return "an unknown object"
 }
@@ -121,15 +124,34 @@ func (t *handleTable) add(k kind, tid int, obj any) uintptr {
 	return h
 }
 
-// get returns the entry of h.
+// put registers obj under handle h, which the caller reserved (a value block's key, valueblocks.go).
+func (t *handleTable) put(h uintptr, e entry) {
+	s := t.shardOf(h)
+	s.mu.Lock()
+	s.m[h] = e
+	s.mu.Unlock()
+}
+
+// get returns the entry of h. For a value handle (valueblocks.go) it is its block's entry as kind kindValue, obj
+// being the *valueBlock: only the block's owner may look the value up in it (valueBlock.at).
 func (t *handleTable) get(h uintptr) (entry, bool) {
 	s := t.shardOf(h)
 	if s == nil {
 		return entry{}, false
 	}
+	key, isValue := h, isValueHandle(h)
+	if isValue {
+		key, _ = blockKeyOf(h)
+	}
 	s.mu.Lock()
-	e, ok := s.m[h]
+	e, ok := s.m[key]
 	s.mu.Unlock()
+	if isValue {
+		if !ok || e.kind != kindValueBlock {
+			return entry{}, false
+		}
+		e.kind = kindValue
+	}
 	return e, ok
 }
 
@@ -156,14 +178,20 @@ func (t *handleTable) remove(hs ...uintptr) {
 	}
 }
 
-// count returns the number of live handles of kind k (every kind for 0). Tests use it to check for leaks.
+// count returns the number of live handles of kind k (every kind for 0). Tests use it to check for leaks. Values
+// are counted one by one for the calling thread's contexts only: a block is its owner's to read (valueblocks.go).
 func (t *handleTable) count(k kind) int {
-	n := 0
+	n, tid := 0, gettid()
 	for i := range t.shards {
 		s := &t.shards[i]
 		s.mu.Lock()
 		for _, e := range s.m {
-			if k == 0 || e.kind == k {
+			switch {
+			case e.kind == kindValueBlock:
+				if (k == 0 || k == kindValue) && e.tid == tid {
+					n += e.obj.(*valueBlock).live
+				}
+			case k == 0 || e.kind == k:
 				n++
 			}
 		}
@@ -179,6 +207,13 @@ func resolve(fn, param string, h uintptr, want kind, tid int) (any, error) {
 		return nil, fmt.Errorf("%s: %s is NULL, not %s", fn, param, want)
 	}
 	e, ok := handles.get(h)
+	if b, isBlock := e.obj.(*valueBlock); isBlock && e.tid == tid { // the caller owns the block: read its slot
+		if val := b.at(h); val != nil {
+			e.obj = val
+		} else {
+			ok = false
+		}
+	}
 	switch {
 	case !ok:
 		return nil, fmt.Errorf("%s: %s is not %s: no live handle has this value (it was released, or never created)",

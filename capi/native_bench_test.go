@@ -32,3 +32,25 @@ func BenchmarkHostCallPath(b *testing.B) {
 		c.x.depth--
 	}
 }
+
+// BenchmarkCallFloor is goja's own cost of the calls the native-call benchmark compares, in one realm, without the
+// library: a loop calling an empty Go function (what a host function is to goja, before its scope, handles and cgo
+// transition) and the same loop calling an empty JavaScript function. ns/op is per call.
+func BenchmarkCallFloor(b *testing.B) {
+	for _, tc := range []struct{ name, callee string }{{"GoFunction", "goNop"}, {"JSFunction", "jsNop"}} {
+		b.Run(tc.name, func(b *testing.B) {
+			rt := goja.New()
+			_ = rt.Set("goNop", func(goja.FunctionCall) goja.Value { return goja.Undefined() })
+			loop, err := rt.RunString(`function jsNop() {}
+				(function (n) { for (let i = 0; i < n; i++) ` + tc.callee + `(i); })`)
+			if err != nil {
+				b.Fatal(err)
+			}
+			f, _ := goja.AssertFunction(loop)
+			b.ResetTimer()
+			if _, err := f(goja.Undefined(), rt.ToValue(b.N)); err != nil {
+				b.Fatal(err)
+			}
+		})
+	}
+}

@@ -371,45 +371,58 @@ func JSPropertyNameArrayGetNameAtIndex(array, index uintptr) (result uintptr) {
 // hostFunction makes the function object for JSObjectMakeFunctionWithCallback. Each call runs the C callback on the
 // thread running the script (the context's owner) inside a handle scope that the library closes when the callback
 // returns: the handles of the function, this and the arguments, and whatever the callback made without protecting
-// it, are released then.
+// it, are released then. The argument array and the exception slot handed to C are in c.args, reused from call to
+// call: the call allocates nothing and is one cgo transition.
 func (c *context) hostFunction(name goja.Value, callback uintptr) *goja.Object {
 	var self *goja.Object
 	f := func(call goja.FunctionCall) goja.Value {
 		c.x.depth++
-		defer func() { c.x.depth-- }()
-		depth := len(c.scopes)
+		depth, base := len(c.scopes), len(c.args)
+		defer c.endHostCall(depth, base)
 		c.openScope(0)
-		defer c.closeScopes(depth)
 		fnH := c.newValue(self)
 		thisH := c.newValue(call.This)
-		args := make([]uintptr, len(call.Arguments)+1) // +1: never empty, so &args[0] is valid
-		for i, a := range call.Arguments {
-			args[i] = c.newValue(a)
+		c.args = append(c.args, 0) // args[base]: the exception slot (a local would escape to the heap)
+		for _, a := range call.Arguments {
+			c.args = append(c.args, c.newValue(a))
 		}
-		var exc uintptr
+		c.args = append(c.args, 0) // so that &args[base+1] is valid without arguments
+		exc := &c.args[base]       // a nested call may move c.args: C writes where this points
 		r := C.jsw_call_host_fn(c.actor(), C.uintptr_t(callback), C.jsw_handle(c.h), C.jsw_handle(fnH), C.jsw_handle(thisH),
-			C.size_t(len(call.Arguments)), (*C.jsw_handle)(unsafe.Pointer(&args[0])),
-			(*C.jsw_handle)(unsafe.Pointer(&exc)))
-		const cb = "JSObjectCallAsFunctionCallback"
-		if exc != 0 {
-			val, err := c.value(cb, "*exception", exc)
-			if err != nil {
-				panic(c.errorValue(err))
-			}
-			panic(val.v)
-		}
-		if r == 0 {
-			return goja.Undefined()
-		}
-		val, err := c.value(cb, "the result", uintptr(r))
-		if err != nil {
-			panic(c.errorValue(err))
-		}
-		return val.v
+			C.size_t(len(call.Arguments)), (*C.jsw_handle)(unsafe.Pointer(&c.args[base+1])),
+			(*C.jsw_handle)(unsafe.Pointer(exc)))
+		return c.hostResult("JSObjectCallAsFunctionCallback", uintptr(r), *exc)
 	}
 	self = c.rt.ToValue(f).(*goja.Object)
 	_ = self.DefineDataProperty("name", name, goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	return self
+}
+
+// endHostCall closes the scope of a host function's call and drops its arguments from c.args.
+func (c *context) endHostCall(depth, base int) {
+	c.closeScopes(depth)
+	clear(c.args[base:])
+	c.args = c.args[:base]
+	c.x.depth--
+}
+
+// hostResult turns what host callback cb returned (r, and *exception exc) into the call's result, or throws.
+func (c *context) hostResult(cb string, r, exc uintptr) goja.Value {
+	if exc != 0 {
+		val, err := c.value(cb, "*exception", exc)
+		if err != nil {
+			panic(c.errorValue(err))
+		}
+		panic(val.v)
+	}
+	if r == 0 {
+		return goja.Undefined()
+	}
+	val, err := c.value(cb, "the result", r)
+	if err != nil {
+		panic(c.errorValue(err))
+	}
+	return val.v
 }
 
 //export JSObjectMakeFunctionWithCallback

@@ -52,7 +52,7 @@ func (c *context) closeScopes(depth int) {
 const maxSpare = 256
 
 // releaseFrom releases every unprotected value at index mark or above; protected values move down to mark and so
-// into the enclosing scope. It also removes the handles already collected in c.trash.
+// into the enclosing scope. It also removes the handles already collected in c.trash (closed scopes').
 func (c *context) releaseFrom(mark int) {
 	mark = min(mark, len(c.values))
 	keep := mark
@@ -66,7 +66,7 @@ func (c *context) releaseFrom(mark int) {
 			keep++
 		default:
 			val.released = true
-			trash = append(trash, val.h)
+			c.unplaceValue(val)
 			if len(c.spare) < maxSpare { // nothing refers to the record once its handle is gone
 				val.v = nil
 				c.spare = append(c.spare, val)
@@ -75,8 +75,10 @@ func (c *context) releaseFrom(mark int) {
 	}
 	clear(c.values[keep:])
 	c.values = c.values[:keep]
-	handles.remove(trash...)
-	clear(trash)
+	if len(trash) > 0 {
+		handles.remove(trash...)
+		clear(trash)
+	}
 	if cap(trash) > 4096 { // a huge scope closed: do not keep its scratch space forever
 		trash = nil
 	}
@@ -89,7 +91,7 @@ func (c *context) releaseValue(val *value) {
 		return
 	}
 	val.released = true
-	handles.remove(val.h)
+	c.unplaceValue(val)
 	if n := len(c.values); n > c.innermostMark() && c.values[n-1] == val {
 		c.values[n-1] = nil
 		c.values = c.values[:n-1]
@@ -124,13 +126,13 @@ func (c *context) compact() {
 
 // destroy releases every handle of c, c's own included (the last JSGlobalContextRelease).
 func (c *context) destroy() {
-	trash := make([]uintptr, 0, len(c.values)+len(c.scopes)+1)
+	c.gone.Store(true)
+	ctxCache[(c.h>>shardBits)&63].CompareAndSwap(c, nil)
+	trash := make([]uintptr, 0, len(c.scopes)+1)
 	for _, val := range c.values {
-		if !val.released {
-			val.released = true
-			trash = append(trash, val.h)
-		}
+		val.released = true
 	}
+	c.dropBlocks()
 	for _, s := range c.scopes {
 		if s.h != 0 {
 			trash = append(trash, s.h)

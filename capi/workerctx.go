@@ -30,7 +30,7 @@ var lastOwner atomic.Int64
 // newWorkerContext makes the context of worker w's realm rt, on the worker's thread.
 func newWorkerContext(w *core.Worker, rt *goja.Runtime) (*context, error) {
 	owner := -int(lastOwner.Add(1) & (1<<30 - 1))
-	c := &context{tid: owner, refs: 1, rt: rt, worker: w}
+	c := &context{tid: owner, refs: 1, rt: rt, worker: w, sink: sinkOf(w)}
 	if err := c.capture(); err != nil {
 		return nil, err
 	}

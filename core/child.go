@@ -160,21 +160,26 @@ func (r *Realm) CompileError(err error) goja.Value {
 }
 
 // ChildOptions are the options of a worker this realm creates: output and inspection as the creator's, channels
-// as Node's.
+// as Node's, then adjusted by the creator's ChildHook, if any.
 func (r *Realm) ChildOptions(name, filename string) Options {
 	var o Options
 	if r.w != nil {
 		p := r.w.opts
-		o = Options{Stdout: p.Stdout, Stderr: p.Stderr, Inspectable: p.Inspectable, MaxCallStackSize: p.MaxCallStackSize}
+		o = Options{Stdout: p.Stdout, Stderr: p.Stderr, Inspectable: p.Inspectable, MaxCallStackSize: p.MaxCallStackSize,
+			ChildHook: p.ChildHook}
 		o.parent = r.w.id
 		if r.w.childHolds.Load() > 0 {
 			o.WaitForDebugger, o.childHold = true, true
 		}
 	} else if h := hostLoopOf(r.rt); h != nil {
-		o = Options{Stdout: h.opts.Stdout, Stderr: h.opts.Stderr, MaxCallStackSize: h.opts.MaxCallStackSize}
+		o = Options{Stdout: h.opts.Stdout, Stderr: h.opts.Stderr, MaxCallStackSize: h.opts.MaxCallStackSize,
+			ChildHook: h.opts.ChildHook}
 		o.parent = h.TargetID()
 	}
 	o.Name, o.Filename = name, filename
+	if o.ChildHook != nil {
+		o.ChildHook(&o)
+	}
 	return o
 }
 

@@ -49,6 +49,10 @@ type HostRealmOptions struct {
 	// Stderr.
 	ConsoleWrite func(level, line string) bool
 
+	// ChildHook, if not nil, adjusts the options of every worker the
+	// realm's JavaScript creates (see Options.ChildHook).
+	ChildHook func(child *Options)
+
 	// IsOwner, if not nil, reports whether the caller runs on the thread
 	// that owns the realm. An inspector command dispatched there runs at
 	// once, inside Session.Dispatch (a synchronous transport: the C ABI's

@@ -107,6 +107,13 @@ type Options struct {
 	// JavaScript still run the process-wide setup.
 	NoProcessSetup bool
 
+	// ChildHook, if not nil, adjusts the options of every worker this
+	// worker's JavaScript creates (Worker, worker_threads), once
+	// Realm.ChildOptions has filled them in; the child inherits it unless
+	// the hook sets another. The C API uses it to send a JavaScript-created
+	// worker's console to its creator's console callback.
+	ChildHook func(child *Options)
+
 	// Set by Realm.ChildOptions for a worker created from JavaScript (childtargets.go): the target ID of the realm
 	// that created it, and whether it waits for a debugger without breaking on start (a debugging session of the
 	// creator asked for its new workers to be held, Node's NodeWorker.enable waitForDebuggerOnStart).

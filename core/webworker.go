@@ -99,8 +99,12 @@ func (r *Realm) spawnWeb(obj *goja.Object, u string, spec *goja.Object) {
 	opts := r.ChildOptions(spec.Get("name").String(), p)
 	opts.OnError = wc.push
 	if !module {
+		hooked := opts.Setup // a ChildHook's
 		opts.Setup = func(w *Worker, rt *goja.Runtime) error {
 			installImportScripts(w, filepath.Dir(p))
+			if hooked != nil {
+				return hooked(w, rt)
+			}
 			return nil
 		}
 	}

@@ -1643,6 +1643,10 @@ JSWORKER_EXPORT void ZJSSetWorkerSetupCallback(ZJSWorkerSetupCallback callback, 
 @param ctx A context of the calling thread, or a worker's context inside a callback on its behalf.
 @param callback The callback; NULL restores stdout/stderr.
 @param userData Passed to callback.
+@discussion Workers created from the context's JavaScript (new Worker, and the workers those create) inherit it: while
+ a worker's own context has no callback, its lines go to the callback in effect for its creator at the time of the
+ line, called on the worker's thread with the worker's context. A change applies to them at once; a worker on another
+ thread may still be inside a call to the previous callback, so keep its userData valid until those workers ended.
 */
 JSWORKER_EXPORT void ZJSContextSetConsoleCallback(JSContextRef ctx, ZJSConsoleCallback callback, void *userData);
 

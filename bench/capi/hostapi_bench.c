@@ -7,12 +7,13 @@
  *   - spawn -> first message with a setup callback and without.
  * Not run by `make test`.
  *
- *   capi_hostapi_bench [runs]
+ *   capi_hostapi_bench [runs [transfer|native|ring|spawn]]
  */
 #define _POSIX_C_SOURCE 200809L
 #include "jsworker.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -128,56 +129,126 @@ static void bench_native(JSContextRef ctx, int runs) {
     printf("hostapi worker_native_call_ns        %.1f (plain JS call %.1f ns)\n", median(nat, runs), median(js, runs));
 }
 
-/* ---- SAB ring buffer ---- */
+/* ---- SAB ring buffer ----
+ *
+ * The ring as a host would build it: Int32 words [HEAD, TAIL, SLEEPING, pad] then CAP item slots. The C producer
+ * writes up to CHUNK items (as many as there is room for), then publishes them with one store of HEAD; it calls
+ * ZJSAtomicsNotify only when the consumer said it is about to sleep (SLEEPING, seq_cst on both sides: the consumer
+ * sets it and then re-reads HEAD, the producer stores HEAD and then reads it, so one of them sees the other). The
+ * worker reads HEAD once per batch and consumes every item available, in contiguous runs of at most 4096 (the ring
+ * wraps), storing TAIL after each run so the producer refills behind it; it waits in Atomics.wait only when the ring
+ * is empty. Item i is the number i: the consumer
+ * checks that each item is the next in sequence and sums them; the host checks count, order and sum. */
 
-enum { CAP = 4096, SLOTS = 4, WORDS = SLOTS + CAP, ITEMS = 2000000 };
+enum { HEAD = 0, TAIL = 1, SLEEPING = 2, SLOTS = 4, CAP = 1 << 16, CHUNK = 4096, WORDS = SLOTS + CAP, ITEMS = 4000000 };
 
 static void *produce(void *arg) {
     int32_t *ring = arg;
-    for (int i = 0; i < ITEMS; i++) {
-        while (i - __atomic_load_n(&ring[1], __ATOMIC_ACQUIRE) >= CAP) sched_yield();
-        ring[SLOTS + i % CAP] = i & 1023;
-        __atomic_store_n(&ring[0], i + 1, __ATOMIC_SEQ_CST);
-        if (__atomic_load_n(&ring[2], __ATOMIC_SEQ_CST)) ZJSAtomicsNotify(&ring[0], SIZE_MAX);
-    }
-    while (__atomic_load_n(&ring[1], __ATOMIC_ACQUIRE) < ITEMS) {
-        ZJSAtomicsNotify(&ring[0], SIZE_MAX);
-        sched_yield();
+    int32_t head = 0;
+    while (head < ITEMS) {
+        int32_t tail = __atomic_load_n(&ring[TAIL], __ATOMIC_ACQUIRE);
+        int32_t room = CAP - (head - tail);
+        if (room == 0) {
+            sched_yield(); /* full: the consumer is behind */
+            continue;
+        }
+        int32_t n = room < ITEMS - head ? room : ITEMS - head;
+        if (n > CHUNK) n = CHUNK; /* publish every CHUNK items: the consumer starts on them while we write more */
+        for (int32_t k = 0; k < n; k++) {
+            ring[SLOTS + ((head + k) & (CAP - 1))] = head + k;
+        }
+        head += n;
+        __atomic_store_n(&ring[HEAD], head, __ATOMIC_SEQ_CST);
+        if (__atomic_load_n(&ring[SLEEPING], __ATOMIC_SEQ_CST)) {
+            ZJSAtomicsNotify(&ring[HEAD], SIZE_MAX);
+        }
     }
     return NULL;
 }
 
+/* The consumer: one batch per HEAD read. onmessage gets the SharedArrayBuffer and answers
+ * [items, mismatches, sum, waits, batches]; with e.data.floor it runs the same loops over a ring already full,
+ * without a producer or Atomics: the cost of consuming in goja alone. */
+static const char *const consumer =
+    "function consume(ia, from, to, expect) { // items ia[from..to) must be expect, expect+1, ...\n"
+    "  let bad = 0, sum = 0;\n"
+    "  for (let j = from; j < to; j++) { const v = ia[j]; if (v !== expect) bad++; sum += v; expect++; }\n"
+    "  return [bad, sum];\n"
+    "}\n"
+    "onmessage = (e) => {\n"
+    "  const ia = new Int32Array(e.data.sab), S = 4, CAP = 1 << 16, N = e.data.items;\n"
+    "  let tail = 0, bad = 0, sum = 0, waits = 0, batches = 0;\n"
+    "  while (tail < N) {\n"
+    "    let head = e.data.floor ? Math.min(tail + CAP, N) : Atomics.load(ia, 0);\n"
+    "    if (head === tail) {\n"
+    "      Atomics.store(ia, 2, 1);\n"
+    "      if (Atomics.load(ia, 0) === tail) { waits++; Atomics.wait(ia, 0, tail, 1000); }\n"
+    "      Atomics.store(ia, 2, 0);\n"
+    "      continue;\n"
+    "    }\n"
+    "    batches++;\n"
+    "    while (tail < head) { // runs of at most 4096 items, contiguous in the ring; TAIL after each frees room\n"
+    "      const at = tail & (CAP - 1), n = Math.min(head - tail, CAP - at, 4096);\n"
+    "      const r = consume(ia, S + at, S + at + n, e.data.floor ? S + at : tail);\n"
+    "      bad += r[0]; sum += r[1]; tail += n;\n"
+    "      if (!e.data.floor) Atomics.store(ia, 1, tail);\n"
+    "    }\n"
+    "  }\n"
+    "  postMessage([tail, bad, sum, waits, batches]);\n"
+    "};";
+
+/* ring_run posts the ring (or, floor, a full ring without a producer) and returns M items/s, checking the answer. */
+static double ring_run(JSContextRef ctx, JSWorkerRef w, bool floor, double *waits, double *batches) {
+    JSObjectRef sab = ZJSSharedArrayBufferCreate(ctx, WORDS * 4, NULL);
+    int32_t *ring = ZJSSharedArrayBufferGetBytesPtr(ctx, sab, NULL, NULL);
+    if (ring == NULL) die("ring setup failed");
+    for (int i = 0; floor && i < CAP; i++) ring[SLOTS + i] = SLOTS + i; /* the floor run checks ia[j] === j */
+    JSStringRef k1 = JSStringCreateWithUTF8CString("sab"), k2 = JSStringCreateWithUTF8CString("items"),
+                k3 = JSStringCreateWithUTF8CString("floor");
+    JSObjectRef msg = JSObjectMake(ctx, NULL, NULL);
+    JSObjectSetProperty(ctx, msg, k1, sab, 0, NULL);
+    JSObjectSetProperty(ctx, msg, k2, JSValueMakeNumber(ctx, ITEMS), 0, NULL);
+    JSObjectSetProperty(ctx, msg, k3, JSValueMakeBoolean(ctx, floor), 0, NULL);
+    JSStringRelease(k1), JSStringRelease(k2), JSStringRelease(k3);
+    double t0 = now_ms();
+    if (!JSWorkerPostMessage(w, ctx, msg, NULL)) die("ring post failed");
+    pthread_t t;
+    if (!floor) pthread_create(&t, NULL, produce, ring);
+    JSValueRef v = JSWorkerReceive(w, ctx, 120000, NULL);
+    double ms = now_ms() - t0;
+    if (!floor) pthread_join(t, NULL);
+    if (v == NULL) die("the consumer did not answer");
+    double got[5];
+    for (int i = 0; i < 5; i++) {
+        char k[2] = {(char)('0' + i), 0};
+        JSStringRef ks = JSStringCreateWithUTF8CString(k);
+        got[i] = JSValueToNumber(ctx, JSObjectGetProperty(ctx, (JSObjectRef)v, ks, NULL), NULL);
+        JSStringRelease(ks);
+    }
+    double want = floor ? 0 : (double)ITEMS * (ITEMS - 1) / 2;
+    if (got[0] != ITEMS || got[1] != 0 || (!floor && got[2] != want)) {
+        fprintf(stderr, "capi_hostapi_bench: ring: %.0f items, %.0f out of order, sum %.0f (want %.0f)\n", got[0],
+                got[1], got[2], want);
+        exit(1);
+    }
+    *waits = got[3];
+    *batches = got[4];
+    return ITEMS / ms / 1e3;
+}
+
 static void bench_ring(JSContextRef ctx, int runs) {
-    JSWorkerRef w = worker("onmessage = (e) => {\n"
-                           "  const ia = new Int32Array(e.data), cap = 4096; let tail = 0, sum = 0;\n"
-                           "  Atomics.store(ia, 1, 0);\n"
-                           "  while (tail < 2000000) {\n"
-                           "    const head = Atomics.load(ia, 0);\n"
-                           "    if (head === tail) { Atomics.store(ia, 2, 1);\n"
-                           "      if (Atomics.load(ia, 0) === tail) Atomics.wait(ia, 0, tail, 10000);\n"
-                           "      Atomics.store(ia, 2, 0); continue; }\n"
-                           "    for (; tail < head; tail++) sum += ia[4 + (tail & 4095)];\n"
-                           "    Atomics.store(ia, 1, tail);\n"
-                           "  }\n"
-                           "  postMessage(sum); };",
-                           NULL);
-    double rate[MAX_RUNS];
+    JSWorkerRef w = worker(consumer, NULL);
+    double rate[MAX_RUNS], floorRate[MAX_RUNS], waits[MAX_RUNS], batches[MAX_RUNS], x, y;
     for (int r = 0; r < runs; r++) {
-        JSObjectRef sab = ZJSSharedArrayBufferCreate(ctx, WORDS * 4, NULL);
-        int32_t *ring = ZJSSharedArrayBufferGetBytesPtr(ctx, sab, NULL, NULL);
-        if (ring == NULL || !JSWorkerPostMessage(w, ctx, sab, NULL)) die("ring setup failed");
-        double t0 = now_ms();
-        pthread_t t;
-        pthread_create(&t, NULL, produce, ring);
-        JSValueRef v = JSWorkerReceive(w, ctx, 120000, NULL);
-        double ms = now_ms() - t0;
-        pthread_join(t, NULL);
-        if (v == NULL) die("the consumer did not answer");
-        rate[r] = ITEMS / ms / 1e3;
+        ZJSHandleScopeRef scope = ZJSHandleScopeOpen(ctx);
+        rate[r] = ring_run(ctx, w, false, &waits[r], &batches[r]);
+        floorRate[r] = ring_run(ctx, w, true, &x, &y);
+        ZJSHandleScopeClose(ctx, scope);
     }
     JSWorkerRelease(w);
-    printf("hostapi sab_ring_M_items_per_s       %.2f (C producer thread -> worker consumer, %d items)\n",
-           median(rate, runs), ITEMS);
+    printf("hostapi sab_ring_M_items_per_s       %.2f (C producer thread -> worker consumer, %d items in order, "
+           "median %.0f batches, %.0f waits; the same consumer over a full ring, no producer: %.2f)\n",
+           median(rate, runs), ITEMS, median(batches, runs), median(waits, runs), median(floorRate, runs));
 }
 
 /* ---- spawn -> first message, with and without a setup ---- */
@@ -212,11 +283,12 @@ static void bench_spawn(JSContextRef ctx, int runs) {
 int main(int argc, char **argv) {
     int runs = argc > 1 ? atoi(argv[1]) : 5;
     if (runs < 1 || runs > MAX_RUNS) runs = 5;
+    const char *only = argc > 2 ? argv[2] : ""; /* "transfer", "native", "ring" or "spawn": that one alone */
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
-    bench_transfer(ctx, runs);
-    bench_native(ctx, runs);
-    bench_ring(ctx, runs);
-    bench_spawn(ctx, runs);
+    if (!*only || !strcmp(only, "transfer")) bench_transfer(ctx, runs);
+    if (!*only || !strcmp(only, "native")) bench_native(ctx, runs);
+    if (!*only || !strcmp(only, "ring")) bench_ring(ctx, runs);
+    if (!*only || !strcmp(only, "spawn")) bench_spawn(ctx, runs);
     JSGlobalContextRelease(ctx);
     return 0;
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/inspector"
 )
 
 // MessagePorts.
@@ -50,6 +51,10 @@ type portPair struct {
 	q      [2][]*clone.Frame // q[i]: messages for end i, oldest first
 	owner  [2]*portBinding   // the binding holding end i; nil while it travels
 	gone   [2]bool           // end i will never be bound again
+
+	// async: where each message still queued for an end held by the realm that posted it was posted, for a
+	// debugger's async stack traces (inspector.AsyncScheduled); nil unless a session asked for them.
+	async map[*clone.Frame]*inspector.AsyncTask
 }
 
 // A portBinding is one end of a portPair held by a realm.
@@ -119,6 +124,7 @@ func (b *portBinding) Post(r *Realm, v goja.Value, transfer []goja.Value) {
 	}
 	p := b.pair
 	peer := 1 - b.side
+	task := inspector.AsyncScheduled(r.rt, "postMessage") // nil (one lookup) unless a debugger asked for it
 	p.mu.Lock()
 	if p.closed {
 		p.mu.Unlock()
@@ -127,6 +133,14 @@ func (b *portBinding) Post(r *Realm, v goja.Value, transfer []goja.Value) {
 	}
 	p.q[peer] = append(p.q[peer], f)
 	o := p.owner[peer]
+	if task != nil && o != nil && o.realm == b.realm {
+		// Only within one realm: another realm's stack means nothing to its debugger (V8's async stacks stay in
+		// one isolate too).
+		if p.async == nil {
+			p.async = make(map[*clone.Frame]*inspector.AsyncTask)
+		}
+		p.async[f] = task
+	}
 	p.mu.Unlock()
 	commit()
 	if o != nil {
@@ -145,19 +159,27 @@ func (b *portBinding) schedule() {
 
 // pop takes the oldest message for b's end. mine is false when the end is
 // no longer b's (it was transferred away).
-func (b *portBinding) pop() (f *clone.Frame, closed, mine bool) {
+func (b *portBinding) pop() (f *clone.Frame, task *inspector.AsyncTask, closed, mine bool) {
 	p := b.pair
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.owner[b.side] != b {
-		return nil, false, false
+		return nil, nil, false, false
 	}
 	if q := p.q[b.side]; len(q) > 0 {
 		f = q[0]
 		q[0] = nil
 		p.q[b.side] = q[1:]
+		if p.async != nil {
+			if task = p.async[f]; task != nil {
+				delete(p.async, f)
+				if task.Realm() != b.realm.rt {
+					task = nil // the end moved to another realm since
+				}
+			}
+		}
 	}
-	return f, p.closed && len(p.q[b.side]) == 0, true
+	return f, task, p.closed && len(p.q[b.side]) == 0, true
 }
 
 // drain delivers up to deliveryBatch messages, then 'close' once the pair is
@@ -175,7 +197,7 @@ func (b *portBinding) drain() {
 			}
 			return
 		}
-		f, closed, mine := b.pop()
+		f, task, closed, mine := b.pop()
 		if !mine {
 			return
 		}
@@ -187,16 +209,24 @@ func (b *portBinding) drain() {
 		}
 		v, err := clone.Deserialize(r.rt, f)
 		var lerr error
-		if err != nil {
-			lerr = r.Emit(b.obj, evMessageError, r.CloneErrorValue(err))
-		} else {
-			lerr = r.Emit(b.obj, evMessage, v)
+		if task == nil {
+			lerr = b.emit(v, err)
+		} else { // where it was posted, for a debugger's async stack traces
+			lerr = inspector.AsyncRun(r.rt, task, func() error { return b.emit(v, err) })
 		}
 		if r.Report(lerr) || b.detached {
 			return
 		}
 	}
 	b.schedule()
+}
+
+// emit dispatches one received message: 'message' with v, or 'messageerror' when it could not be read (err).
+func (b *portBinding) emit(v goja.Value, err error) error {
+	if err != nil {
+		return b.realm.Emit(b.obj, evMessageError, b.realm.CloneErrorValue(err))
+	}
+	return b.realm.Emit(b.obj, evMessage, v)
 }
 
 func (b *portBinding) peekClosed() (n int, closed, mine bool) {
@@ -283,7 +313,7 @@ func (b *portBinding) Receive() (goja.Value, bool) {
 	if b.detached {
 		return nil, false
 	}
-	f, _, mine := b.pop()
+	f, _, _, mine := b.pop()
 	if !mine || f == nil {
 		return nil, false
 	}

@@ -32,8 +32,12 @@ type AsyncTask struct {
 	description string
 	frames      []goja.StackFrame
 	parent      *AsyncTask
-	skipFirst   bool // "await": the awaiting function itself is not shown, as in V8 (the pause's own frames have it)
+	skipFirst   bool          // "await": the awaiting function itself is not shown, as in V8 (the pause's own frames have it)
+	rt          *goja.Runtime // the realm whose code scheduled it
 }
+
+// Realm is the runtime whose code scheduled t: its frames mean something to that realm's debugger only.
+func (t *AsyncTask) Realm() *goja.Runtime { return t.rt }
 
 // asyncDepthMax is the largest depth the attached sessions asked for.
 func (d *Debugger) asyncDepthMax() int {
@@ -57,7 +61,7 @@ func AsyncScheduled(rt *goja.Runtime, description string) *AsyncTask {
 	if depth <= 0 {
 		return nil
 	}
-	return &AsyncTask{description: description, frames: rt.CaptureCallStack(depth+2, nil), parent: truncated(d.asyncCur, maxAsyncParents-1)}
+	return &AsyncTask{description: description, frames: rt.CaptureCallStack(depth+2, nil), parent: truncated(d.asyncCur, maxAsyncParents-1), rt: rt}
 }
 
 // truncated returns the first n links of chain (a copy when it is longer).
@@ -72,7 +76,7 @@ func truncated(chain *AsyncTask, n int) *AsyncTask {
 	if length <= n {
 		return chain
 	}
-	head := &AsyncTask{description: chain.description, frames: chain.frames, skipFirst: chain.skipFirst}
+	head := &AsyncTask{description: chain.description, frames: chain.frames, skipFirst: chain.skipFirst, rt: chain.rt}
 	head.parent = truncated(chain.parent, n-1)
 	return head
 }

@@ -98,6 +98,8 @@ var (
 	methodField    = regexp.MustCompile(`^\{"method":"([^"]+)"`)
 	// A heap snapshot's chunks are its JSON text (heapprofiler_test.go reads it): a transcript shows their sizes.
 	chunkField = regexp.MustCompile(`"chunk":"(?:[^"\\]|\\.)*"`)
+	// progressField: a snapshot's node counts, which depend on every global too.
+	progressField = regexp.MustCompile(`"done":\d+,"total":\d+`)
 )
 
 func runTranscript(t *testing.T, path string, seen map[string]bool) string {
@@ -282,6 +284,7 @@ func (tr *transcript) print(n int, msg string) {
 	msg = timestampField.ReplaceAllString(msg, `"timestamp":<timestamp>`)
 	// A snapshot chunk's text depends on every global of the realm (TestHeapProfiler checks its structure).
 	msg = chunkField.ReplaceAllString(msg, `"chunk":<snapshot>`)
+	msg = progressField.ReplaceAllString(msg, `"done":<n>,"total":<n>`)
 	tr.out.WriteString(prefix(n) + "< " + msg + "\n")
 }
 

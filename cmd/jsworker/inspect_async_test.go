@@ -98,3 +98,46 @@ func TestInspectAsyncStackTrace(t *testing.T) {
 		t.Errorf("exit code %d", code)
 	}
 }
+
+// TestInspectAsyncStackTrace_MessagePort: a pause in a MessagePort's 'message' listener carries where the message was
+// posted (description "postMessage") when both ends are in the program's realm.
+func TestInspectAsyncStackTrace_MessagePort(t *testing.T) {
+	p := script(t, "async_port.js", "const { port1, port2 } = new MessageChannel();\n"+ // line 0
+		"port2.onmessage = function onMsg(e) {\n"+
+		"  debugger;\n"+ // line 2
+		"  port2.close();\n"+
+		"};\n"+
+		"function sender() {\n"+
+		"  port1.postMessage(42);\n"+ // line 6
+		"}\n"+
+		"setTimeout(sender, 0);\n")
+	cmd, _, url := started(t, "run", "--inspect-brk=127.0.0.1:0", p)
+	c := dialWS(t, url)
+	c.send(`{"id":1,"method":"Debugger.enable"}`)
+	c.until(idIs(1))
+	c.send(`{"id":2,"method":"Debugger.setAsyncCallStackDepth","params":{"maxDepth":32}}`)
+	c.until(idIs(2))
+	c.send(`{"id":3,"method":"Runtime.runIfWaitingForDebugger"}`)
+	c.until(methodIs("Debugger.paused")) // break on start
+	c.send(`{"id":4,"method":"Debugger.resume"}`)
+	paused := params(c.until(methodIs("Debugger.paused")))
+	if top := paused["callFrames"].([]any)[0].(map[string]any); top["functionName"] != "onMsg" {
+		t.Fatalf("paused in %v", top)
+	}
+	async, _ := paused["asyncStackTrace"].(map[string]any)
+	if async == nil || async["description"] != "postMessage" {
+		t.Fatalf("asyncStackTrace: %v", paused["asyncStackTrace"])
+	}
+	if f := async["callFrames"].([]any)[0].(map[string]any); f["functionName"] != "sender" || f["lineNumber"] != 6.0 {
+		t.Errorf("the message was posted in %v, want sender at line 6", f)
+	}
+	if parent, _ := async["parent"].(map[string]any); parent == nil || parent["description"] != "setTimeout" {
+		t.Errorf("postMessage's parent: %v", async["parent"])
+	}
+	c.send(`{"id":5,"method":"Debugger.resume"}`)
+	c.until(idIs(5))
+	_ = c.Conn().CloseNow()
+	if code := waitExit(t, cmd); code != 0 {
+		t.Errorf("exit code %d", code)
+	}
+}

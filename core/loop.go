@@ -120,6 +120,8 @@ func (w *Worker) deliver(f *clone.Frame) error {
 func (w *Worker) macrotask(fn func() error) {
 	w.taskBegin()
 	defer w.taskEnd()
+	w.memTaskBegin()
+	defer w.memTaskEnd()
 	if cr, ok := w.ext.(CallbackRunner); ok {
 		inner := fn
 		fn = func() error { return cr.RunCallback(inner) }

@@ -30,25 +30,26 @@ const (
 	monitorTick  = 10 * time.Millisecond
 	monitorGrace = 100 * time.Millisecond
 	minTrigger   = 1 << 20
+	creditTime   = 10 * time.Second // how long a terminated worker's memory is waited for
 )
 
 var monitor memMonitor
 
 type memMonitor struct {
 	limit atomic.Int64 // SetMemoryLimit's cap; 0: none
-	on    atomic.Bool  // the goroutine runs (memTaskBegin records busy tasks only then)
+	on    atomic.Bool  // the goroutine runs
 
 	mu       sync.Mutex
 	budgeted int   // live workers with a budget
 	goLimit  int64 // debug.SetMemoryLimit's value before SetMemoryLimit changed it; -1: not changed
 
 	// The goroutine's own state.
-	capSince      int64   // a near-cap episode began (monoNow); 0: none
-	victim        *Worker // terminated by the monitor, not ended yet
-	victimAt      int64
-	lastGC        int64
-	suspect       *Worker // the fallback's candidate at the last collection, and its growth then
-	suspectGrowth int64
+	capSince                     int64   // a near-cap episode began (monoNow); 0: none
+	victim                       *Worker // terminated by the monitor, not ended yet
+	credit, creditAt, creditLive int64   // the last victim's size, when it ended, the live heap then
+	lastGC                       int64
+	suspect                      *Worker // the fallback's candidate at the last collection, and its growth then
+	suspectGrowth                int64
 }
 
 func init() { monitor.goLimit = -1 }
@@ -112,7 +113,7 @@ func (m *memMonitor) run() {
 		m.mu.Lock()
 		if m.budgeted == 0 && m.limit.Load() == 0 {
 			m.on.Store(false)
-			m.capSince, m.victim, m.suspect = 0, nil, nil
+			m.capSince, m.victim, m.suspect, m.credit = 0, nil, nil, 0
 			m.mu.Unlock()
 			return
 		}
@@ -129,9 +130,14 @@ func (m *memMonitor) tick() {
 		// there: charging anyone else now would terminate a second worker for the first one's heap.
 		select {
 		case <-m.victim.done:
+			// Its realm is garbage once its host lets go of the worker (Release, JSWorkerRelease), which may
+			// come a little later: until a collection shows the memory gone, or creditTime passed, the cap
+			// terminates no one else.
+			m.credit, m.creditAt = m.victim.mem.size.Load(), now
 			m.victim = nil
 			m.lastGC = 0
 			m.collect(now)
+			m.creditLive = int64(heapLive())
 		default:
 			return
 		}
@@ -139,6 +145,9 @@ func (m *memMonitor) tick() {
 	heap, live := int64(heapObjects()), int64(heapLive())
 	ws := accountedWorkers()
 	limit := m.limit.Load()
+	for _, w := range ws {
+		w.mem.observe(now)
+	}
 	var stuck []*Worker
 	for _, w := range ws {
 		a := &w.mem
@@ -152,7 +161,7 @@ func (m *memMonitor) tick() {
 			continue
 		}
 		// Stuck: the request waits, and the task that runs has run, for monitorGrace.
-		if b := a.busySince.Load(); b != 0 && time.Duration(now-max(b, a.wantSince.Load())) >= monitorGrace {
+		if a.busyFor >= monitorGrace && time.Duration(now-a.wantSince.Load()) >= monitorGrace {
 			stuck = append(stuck, w)
 		}
 	}
@@ -181,7 +190,7 @@ func request(w *Worker, now int64) {
 	a := &w.mem
 	a.wantSince.Store(now)
 	a.cp.Want.Store(true)
-	if a.busySince.Load() == 0 {
+	if !a.busy() {
 		w.ev.Post(func() {})
 	}
 }
@@ -198,7 +207,7 @@ func (m *memMonitor) fallback(ws, stuck []*Worker, now int64) bool {
 	}
 	w := stuck[0]
 	for _, o := range ws {
-		if o != w && o.mem.busySince.Load() != 0 {
+		if o != w && o.mem.busy() {
 			m.suspect = nil
 			return false // another worker runs too: the growth could be its
 		}
@@ -251,6 +260,12 @@ func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
 	m.lastGC = 0 // the confirmation must collect
 	m.collect(now)
 	live := int64(heapLive())
+	if m.credit > 0 {
+		if live >= m.creditLive-m.credit/2 && time.Duration(now-m.creditAt) < creditTime {
+			return // the last victim's memory is not gone yet: no second termination for it
+		}
+		m.credit = 0 // gone, or its host keeps it
+	}
 	if live < near {
 		return // garbage: the collection freed enough
 	}
@@ -262,7 +277,7 @@ func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
 			continue
 		}
 		score := a.size.Load()
-		if a.measuredAt.Load() < since && a.busySince.Load() != 0 {
+		if a.measuredAt.Load() < since && a.busy() {
 			score += max(0, live-a.heapAt.Load()) // it did not answer: charged the growth since its measurement
 		}
 		if pick == nil || score > best {

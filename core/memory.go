@@ -40,15 +40,20 @@ const (
 type memAccount struct {
 	cp depthguard.Checkpoint // Want: the monitor asks for a measurement; Run: measure (on the worker's thread)
 
-	size       atomic.Int64 // the last measurement, in bytes; 0 before the first
-	heapAt     atomic.Int64 // the process heap (heapObjects) when it was made
-	liveAt     atomic.Int64 // the live heap the last collection found (heapLive), then
-	measuredAt atomic.Int64 // when, in monoNow units; 0: never
-	wantSince  atomic.Int64 // when the monitor asked for a measurement not made yet; 0: none pending
-	busySince  atomic.Int64 // when the running outermost task began, while the monitor is on; 0: between tasks
-	hit        atomic.Int32 // memHitBudget or memHitCap once the accounting terminated the worker
-	depth      int          // nested macrotasks, as taskClock.depth
-	watched    bool         // counted in monitor.budgeted (worker's thread: set in memStart, cleared in memEnd)
+	size       atomic.Int64  // the last measurement, in bytes; 0 before the first
+	heapAt     atomic.Int64  // the process heap (heapObjects) when it was made
+	liveAt     atomic.Int64  // the live heap the last collection found (heapLive), then
+	measuredAt atomic.Int64  // when, in monoNow units; 0: never
+	wantSince  atomic.Int64  // when the monitor asked for a measurement not made yet; 0: none pending
+	tasks      atomic.Uint64 // incremented as an outermost task begins and as it ends: odd while one runs
+	hit        atomic.Int32  // memHitBudget or memHitCap once the accounting terminated the worker
+	depth      int           // nested macrotasks, as taskClock.depth
+	watched    bool          // counted in monitor.budgeted (worker's thread: set in memStart, cleared in memEnd)
+
+	// The monitor goroutine's own: the task it saw running at its last look, and since when.
+	seenTask  uint64
+	seenSince int64
+	busyFor   time.Duration // how long the running task has been seen running; 0 between tasks
 }
 
 // memStart enrols the worker as its thread starts: a budget starts the monitor.
@@ -59,13 +64,13 @@ func (w *Worker) memStart() {
 	}
 }
 
-// memTaskBegin and memTaskEnd bracket every macrotask: the monitor learns which workers are inside a task (the
-// fallback for a task that never reaches a checkpoint), and a measurement the monitor asked for is made as the
-// outermost task ends. With no budget and no cap in the process they cost a counter and two atomic loads.
+// memTaskBegin and memTaskEnd bracket every macrotask: the monitor learns which workers are inside a task, and
+// for how long (the fallback for a task that never reaches a checkpoint), and a measurement the monitor asked for
+// is made as the outermost task ends. Without budgets or a cap they cost two atomic increments and a load.
 func (w *Worker) memTaskBegin() {
 	a := &w.mem
-	if a.depth++; a.depth == 1 && monitor.on.Load() {
-		a.busySince.Store(monoNow())
+	if a.depth++; a.depth == 1 {
+		a.tasks.Add(1)
 	}
 }
 
@@ -74,11 +79,25 @@ func (w *Worker) memTaskEnd() {
 	if a.depth--; a.depth > 0 {
 		return
 	}
-	if a.busySince.Load() != 0 {
-		a.busySince.Store(0)
-	}
+	a.tasks.Add(1)
 	if a.cp.Want.Load() {
 		w.memCheckpoint()
+	}
+}
+
+// busy reports whether the worker is inside a task; the monitor's look (observe) says for how long.
+func (a *memAccount) busy() bool { return a.tasks.Load()%2 == 1 }
+
+// observe updates busyFor at the monitor's look at time now.
+func (a *memAccount) observe(now int64) {
+	t := a.tasks.Load()
+	switch {
+	case t%2 == 0:
+		a.busyFor = 0
+	case t != a.seenTask:
+		a.seenTask, a.seenSince, a.busyFor = t, now, 0
+	default:
+		a.busyFor = time.Duration(now - a.seenSince)
 	}
 }
 

@@ -126,19 +126,19 @@ func TestWorker_MemoryBudget(t *testing.T) {
 // A worker that holds a large structure below its budget, and churns garbage around it, is never terminated —
 // also while another worker allocates and frees far more than the budget.
 func TestWorker_MemoryBudgetNoFalseKill(t *testing.T) {
-	const budget = 64 << 20
+	const budget = 40 << 20
 	var rec recorder
 	w, err := core.Spawn(`
-		var keep = []; for (var i = 0; i < 100000; i++) keep.push({i: i, s: "k" + i}); // about 20 MiB, for good
+		var keep = []; for (var i = 0; i < 60000; i++) keep.push({i: i, s: "k" + i}); // about 12 MiB, for good
 		onmessage = function (e) {
-			var tmp = []; for (var i = 0; i < 50000; i++) tmp.push({i: i}); // garbage
+			var tmp = []; for (var i = 0; i < 20000; i++) tmp.push({i: i}); // garbage
 			postMessage(e.data + keep.length - keep.length) }`,
 		core.Options{MaxHeapBytes: budget, OnError: rec.add})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Release()
-	churn, err := core.Spawn(`onmessage = function (e) { var t = []; for (var i = 0; i < 400000; i++) t.push({i: i}); postMessage(e.data) }`,
+	churn, err := core.Spawn(`onmessage = function (e) { var t = []; for (var i = 0; i < 200000; i++) t.push({i: i}); postMessage(e.data) }`,
 		core.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -149,7 +149,7 @@ func TestWorker_MemoryBudgetNoFalseKill(t *testing.T) {
 		defer close(done)
 		roundTrips(t, churn, 10)
 	}()
-	roundTrips(t, w, 100)
+	roundTrips(t, w, 40)
 	<-done
 	runtime.GC()
 	roundTrips(t, w, 10)
@@ -158,7 +158,7 @@ func TestWorker_MemoryBudgetNoFalseKill(t *testing.T) {
 	}
 	size, ok := w.HeapEstimate()
 	t.Logf("estimate %d MiB (budget %d MiB)", size>>20, budget>>20)
-	if !ok || size < 8<<20 || size > budget {
+	if !ok || size < 4<<20 || size > budget {
 		t.Errorf("estimate = %d, %v", size, ok)
 	}
 }

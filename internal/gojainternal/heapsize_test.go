@@ -20,11 +20,11 @@ func liveHeap() uint64 {
 // heap for the same graph: within a factor of two either way, for objects, arrays, strings and buffers.
 func TestReachableBytes_Accuracy(t *testing.T) {
 	for _, tc := range []struct{ name, src string }{
-		{"objects", `globalThis.keep = []; for (let i = 0; i < 200000; i++) keep.push({a: i, b: "s" + i, c: [i]});`},
+		{"objects", `globalThis.keep = []; for (let i = 0; i < 50000; i++) keep.push({a: i, b: "s" + i, c: [i]});`},
 		{"strings", `globalThis.keep = []; for (let i = 0; i < 2000; i++) keep.push("x".repeat(1000) + i);`},
 		{"buffers", `globalThis.keep = []; for (let i = 0; i < 200; i++) keep.push(new Uint8Array(100000));`},
-		{"map", `globalThis.keep = new Map(); for (let i = 0; i < 100000; i++) keep.set("k" + i, {v: i});`},
-		{"closures", `globalThis.keep = []; for (let i = 0; i < 100000; i++) { let x = {i}; keep.push(() => x); }`},
+		{"map", `globalThis.keep = new Map(); for (let i = 0; i < 30000; i++) keep.set("k" + i, {v: i});`},
+		{"closures", `globalThis.keep = []; for (let i = 0; i < 30000; i++) { let x = {i}; keep.push(() => x); }`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rt := goja.New()

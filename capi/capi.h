@@ -132,6 +132,7 @@ typedef struct jsw_worker_options {
     uintptr_t setupUserData;
     uintptr_t consoleCallback;
     uintptr_t consoleUserData;
+    size_t maxHeapBytes;
 } jsw_worker_options;
 
 /* ZJSInspectorTargetInfo. */

@@ -118,3 +118,14 @@ func secondsToDuration(s float64) time.Duration {
 	d := time.Duration(s * float64(time.Second))
 	return max(d, 1)
 }
+
+//export ZJSSetMemoryLimit
+func ZJSSetMemoryLimit(bytes uintptr) {
+	defer fence("ZJSSetMemoryLimit", 0, nil)
+	core.SetMemoryLimit(sizeBytes(bytes))
+}
+
+// sizeBytes converts a size_t byte count to core's int64, saturating.
+func sizeBytes(n uintptr) int64 {
+	return int64(min(uint64(n), math.MaxInt64))
+}

@@ -165,6 +165,7 @@ func readOptions(p unsafe.Pointer) (workerConfig, error) {
 	cfg.opts.ExecutionTimeLimit = secondsToDuration(float64(o.executionTimeLimit)) // limits.go
 	cfg.setup = setupFn{uintptr(o.setup), uintptr(o.setupUserData)}
 	cfg.console = setupFn{uintptr(o.consoleCallback), uintptr(o.consoleUserData)}
+	cfg.opts.MaxHeapBytes = sizeBytes(uintptr(o.maxHeapBytes)) // limits.go
 	return cfg, nil
 }
 

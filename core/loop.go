@@ -157,6 +157,8 @@ func (w *Worker) wrapTask(fn func() error) func() error {
 func (w *Worker) runTask(fn func() error) {
 	w.taskBegin()
 	defer w.taskEnd()
+	w.memTaskBegin()
+	defer w.memTaskEnd()
 	if err := w.guard(fn); err != nil {
 		w.reportErr(err)
 	}

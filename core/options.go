@@ -37,6 +37,14 @@ type Options struct {
 	// means no limit. See docs/limits.md.
 	ExecutionTimeLimit time.Duration
 
+	// MaxHeapBytes is the worker's memory budget, in bytes: a worker whose
+	// realm is measured above it is terminated, reports an ErrorOutOfMemory
+	// record, and Join returns ErrWorkerOutOfMemory; the host and the other
+	// workers go on. The measurement is an estimate made at checkpoints
+	// (docs/limits.md, "Memory budgets"): a worker may overshoot its budget
+	// briefly before it is stopped. Zero means no budget.
+	MaxHeapBytes int64
+
 	// DedicatedThread runs the worker on its own OS thread for its whole
 	// life (runtime.LockOSThread), for hosts whose callbacks need a stable
 	// thread. The default, a plain goroutine, starts faster and answers

@@ -69,8 +69,9 @@ type Worker struct {
 	done        chan struct{} // closed when the loop has ended
 	fatal       error         // why the worker ended abnormally; written before done closes
 
-	loopState           // touched only on the worker's goroutine
-	clock     taskClock // Options.ExecutionTimeLimit (tasklimit.go)
+	loopState            // touched only on the worker's goroutine
+	clock     taskClock  // Options.ExecutionTimeLimit (tasklimit.go)
+	mem       memAccount // Options.MaxHeapBytes, SetMemoryLimit (memory.go)
 
 	// Both touched only on the worker's goroutine: ext is Options.Extension
 	// (the Node layer's, for Node-style workers), js is made on first use of
@@ -128,6 +129,7 @@ func newWorker(id uint64, kind Kind, filename string, opts Options, dbg *inspect
 		done:        make(chan struct{}),
 	}
 	w.ev = w.newLoop()
+	w.mem.cp.Run = w.memCheckpoint
 	if opts.OnError != nil {
 		h := opts.OnError
 		w.errorHook.Store(&h)
@@ -361,6 +363,7 @@ func (w *Worker) isTerminating() bool { return w.terminated.Load() }
 // start lists the worker for DevTools endpoints (registry.go) — before Spawn returns, so that a target printed or
 // looked up right after is there — and starts its thread. It is unlisted when its loop ends (finish).
 func (w *Worker) start() {
+	w.memStart() // memory.go
 	registerWorker(w)
 	go w.run()
 }
@@ -405,6 +408,7 @@ func (w *Worker) finish() {
 		w.fatal = w.internalError(r)
 	}
 	w.reportTimeLimit()
+	w.memEnd() // memory.go
 	if w.clock.timer != nil {
 		w.clock.timer.Stop()
 	}

@@ -20,7 +20,7 @@ func (w *Worker) setupRealm() error {
 	if size <= 0 {
 		size = DefaultMaxCallStackSize
 	}
-	if err := depthguard.Install(rt, size); err != nil { // catchable RangeError past size (CompileScript)
+	if err := depthguard.InstallWithCheckpoint(rt, size, &w.mem.cp); err != nil { // catchable RangeError past size (CompileScript); memory checkpoints (memory.go)
 		return err
 	}
 	rt.SetPromiseRejectionTracker(w.trackRejection)

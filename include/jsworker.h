@@ -1533,6 +1533,9 @@ JSWORKER_EXPORT JSWorkerRef JSWorkerCreateWithLimits(JSStringRef source, size_t 
  worker goes on serving messages.
 @constant kZJSErrorUnhandledRejection A promise was rejected with no handler attached by the end of the task.
 @constant kZJSErrorInternal The engine failed; the worker ends.
+@constant kZJSErrorOutOfMemory The worker went over its memory budget (ZJSWorkerOptions.maxHeapBytes), or was the
+ largest contributor when the process reached 90 % of the cap set with ZJSSetMemoryLimit; the worker ends. The
+ message starts with "Worker terminated due to reaching memory limit: JS heap out of memory", as Node's.
 @constant kZJSErrorTimeLimit One task of the worker (its script, a message delivery, a timer callback) ran longer than
  ZJSWorkerOptions.executionTimeLimit; the worker ends.
 */
@@ -1540,6 +1543,7 @@ typedef enum {
     kZJSErrorUncaught = 1,
     kZJSErrorUnhandledRejection = 2,
     kZJSErrorInternal = 3,
+    kZJSErrorOutOfMemory = 4,
     kZJSErrorTimeLimit = 5
 } ZJSErrorKind;
 
@@ -1702,6 +1706,10 @@ typedef struct ZJSChannelLimits {
 @field consoleCallback Receives the worker's console output, with the worker's context, instead of stdout/stderr
  (ZJSConsoleCallback), from its first statement on. NULL: stdout/stderr.
 @field consoleUserData Passed to consoleCallback.
+@field maxHeapBytes The worker's memory budget in bytes: a worker whose heap is measured above it ends, reported to
+ the error callback as kZJSErrorOutOfMemory, while the host and the other workers go on. The heap is an estimate
+ measured at checkpoints (docs/limits.md, "Memory budgets"), so a worker may go over briefly before it is stopped.
+ 0 (and hosts built against an older header): no budget.
 */
 typedef struct ZJSWorkerOptions {
     size_t size;
@@ -1720,6 +1728,7 @@ typedef struct ZJSWorkerOptions {
     void *setupUserData;
     ZJSConsoleCallback consoleCallback;
     void *consoleUserData;
+    size_t maxHeapBytes;
 } ZJSWorkerOptions;
 
 /*!
@@ -1992,6 +2001,20 @@ JSWORKER_EXPORT void JSWorkerRelease(JSWorkerRef worker);
  after the owner released the handle, it does nothing.
 */
 JSWORKER_EXPORT void ZJSWorkerRequestTermination(JSWorkerRef worker);
+
+/*!
+@function
+@abstract Sets a process-wide memory cap (jsworker extension).
+@param bytes The cap in bytes; 0 removes it.
+@discussion When the library's heap reaches 90 % of the cap, the worker with the largest measured heap is
+ terminated and reported to its error callback as kZJSErrorOutOfMemory; the host, its contexts and the other
+ workers keep running (contexts count toward the heap but are never terminated). The library also sets its Go
+ runtime's soft memory limit to the cap, so that its collector works harder near it (unless GOMEMLIMIT was set
+ in the environment). The heap counted is the library's own (JavaScript values and everything the library
+ allocates), not memory the host allocates with malloc. See docs/limits.md, "Memory budgets".
+ Thread: any thread.
+*/
+JSWORKER_EXPORT void ZJSSetMemoryLimit(size_t bytes);
 
 /*!
 @function

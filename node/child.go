@@ -3,6 +3,7 @@ package node
 import (
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -20,10 +21,11 @@ import (
 
 // A threadLink is what a worker_threads worker shares with its parent.
 type threadLink struct {
-	online   atomic.Bool                 // the worker started running JavaScript
-	exitCode atomic.Int32                // written before the outbox closes
-	errFrame atomic.Pointer[clone.Frame] // the worker's uncaught exception, serialized
-	child    atomic.Pointer[core.Child]  // the parent's side, once known
+	online      atomic.Bool                 // the worker started running JavaScript
+	outOfMemory atomic.Bool                 // its memory budget ended it; written before the outbox closes
+	exitCode    atomic.Int32                // written before the outbox closes
+	errFrame    atomic.Pointer[clone.Frame] // the worker's uncaught exception, serialized
+	child       atomic.Pointer[core.Child]  // the parent's side, once known
 }
 
 // wake schedules the parent's drain.
@@ -60,7 +62,13 @@ func (nc *nodeChild) Exited(c *core.Child) {
 	var errVal goja.Value
 	if c.Worker() != nil {
 		code = int(nc.link.exitCode.Load())
-		if f := nc.link.errFrame.Swap(nil); f != nil {
+		if nc.link.outOfMemory.Load() { // as Node: an Error with code ERR_WORKER_OUT_OF_MEMORY, then exit code 1
+			e := r.NewError("Error", "", core.OutOfMemoryMessage)
+			_ = e.Set("code", "ERR_WORKER_OUT_OF_MEMORY")
+			_ = e.DefineDataProperty("stack", r.Runtime().ToValue("Error [ERR_WORKER_OUT_OF_MEMORY]: "+core.OutOfMemoryMessage),
+				goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+			errVal = e
+		} else if f := nc.link.errFrame.Swap(nil); f != nil {
 			v, err := clone.Deserialize(r.Runtime(), f)
 			if err != nil {
 				v = r.NewError("Error", "", "jsworker: the worker's uncaught exception could not be cloned: "+err.Error())
@@ -219,6 +227,12 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 	if mb := get("stackSizeMb").ToFloat(); mb > 0 {
 		opts.MaxCallStackSize = max(int(mb*framesPerStackMB), 100)
 	}
+	// maxOldGenerationSizeMb and maxYoungGenerationSizeMb together are the worker's memory budget: goja has one
+	// heap, not V8's generations. Over it, the worker ends with Node's ERR_WORKER_OUT_OF_MEMORY (Exited).
+	if mb := max(get("maxOldGenerationSizeMb").ToFloat(), 0) + max(get("maxYoungGenerationSizeMb").ToFloat(), 0); mb > 0 {
+		opts.MaxHeapBytes = int64(mb * (1 << 20))
+	}
+	opts.OnError = childRecords(opts.Stderr)
 	opts.Extension = &onlineExt{nodeState: ns}
 	w, err := core.SpawnFile(filename, source, isModule, opts)
 	if err != nil {
@@ -263,4 +277,19 @@ func (o *onlineExt) Setup(w *core.Worker, rt *goja.Runtime) error {
 	o.link.online.Store(true)
 	o.link.wake()
 	return nil
+}
+
+// childRecords is a worker_threads worker's error handler: its uncaught exceptions reach the parent as 'error'
+// events (Uncaught), and so does running out of memory (Exited), so the record of that is not printed; any other
+// record is written to stderr as core would.
+func childRecords(stderr io.Writer) func(core.ErrorRecord) {
+	return func(rec core.ErrorRecord) {
+		if rec.Kind == core.ErrorOutOfMemory {
+			return
+		}
+		if stderr == nil {
+			stderr = os.Stderr
+		}
+		fmt.Fprintf(stderr, "jsworker: %s\n", strings.TrimRight(rec.Error(), "\n"))
+	}
 }

@@ -3,6 +3,7 @@ package depthguard
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
@@ -50,6 +51,21 @@ func Backstop(limit int) int {
 // and toLocaleString check the Go stack (builtins.go). Install is called once per realm, on the
 // realm's goroutine, before any rewritten code runs; limit must be positive.
 func Install(rt *goja.Runtime, limit int) error {
+	return InstallWithCheckpoint(rt, limit, nil)
+}
+
+// A Checkpoint lets a realm's owner run work on the realm's goroutine in the middle of a long task (core's memory
+// accounting measures a realm there): once Want is set, from any goroutine, the next guarded function entry clears
+// nothing itself and calls Run, which must clear Want. Run runs inside a native call, so the realm is not being
+// changed while it runs; it may call Interrupt to stop the script.
+type Checkpoint struct {
+	Want atomic.Bool
+	Run  func()
+}
+
+// InstallWithCheckpoint is Install with a checkpoint (nil for none) that every guarded function entry looks at:
+// one atomic load.
+func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if limit <= 0 {
 		return errors.New("depthguard: the limit must be positive")
 	}
@@ -71,6 +87,9 @@ func Install(rt *goja.Runtime, limit int) error {
 	guard := func(goja.FunctionCall) goja.Value {
 		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
 			fail()
+		}
+		if cp != nil && cp.Want.Load() {
+			cp.Run()
 		}
 		return goja.Undefined()
 	}

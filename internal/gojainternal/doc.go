@@ -2,8 +2,9 @@
 // internals: the Go types and fields behind goja.Object, the layout of typed
 // arrays and ArrayBuffers, the own properties of plain objects (read, and
 // written once when a new one is built), the names hint of arrays, the
-// representation of strings and integers, and the text goja gives errors
-// and stack traces.
+// representation of strings and integers, the text goja gives errors and
+// stack traces, and the size of a realm's graph (ReachableBytes, for core's
+// memory budgets).
 //
 // goja exports no way to tell a Map from a WeakMap without running the
 // realm's (patchable) JavaScript, no TypedArray type, and error positions

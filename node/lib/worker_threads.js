@@ -70,6 +70,8 @@ function makeWorker() {
 				workerData: options.workerData,
 				transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),
 				stackSizeMb: rl !== undefined && rl !== null && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0,
+				maxOldGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxOldGenerationSizeMb === 'number' ? rl.maxOldGenerationSizeMb : 0,
+				maxYoungGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxYoungGenerationSizeMb === 'number' ? rl.maxYoungGenerationSizeMb : 0,
 				type: options.type === undefined ? '' : String(options.type),
 				envData: environmentData,
 			};

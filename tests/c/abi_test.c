@@ -30,6 +30,7 @@ SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, setup);
 SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, setupUserData);
 SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, consoleCallback);
 SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, consoleUserData);
+SAME_FIELD(ZJSWorkerOptions, jsw_worker_options, maxHeapBytes);
 _Static_assert(sizeof(ZJSChannelLimits) == sizeof(jsw_channel_limits), "ZJSChannelLimits size");
 SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxMessageBytes);
 SAME_FIELD(ZJSChannelLimits, jsw_channel_limits, maxQueuedBytes);

@@ -62,7 +62,8 @@ class ZJSWorkerOptions(ctypes.Structure):
                 ("waitForDebugger", ctypes.c_bool),
                 ("executionTimeLimit", ctypes.c_double),
                 ("setup", ZJSWorkerSetupCallback), ("setupUserData", ctypes.c_void_p),
-                ("consoleCallback", ZJSConsoleCallback), ("consoleUserData", ctypes.c_void_p)]
+                ("consoleCallback", ZJSConsoleCallback), ("consoleUserData", ctypes.c_void_p),
+                ("maxHeapBytes", ctypes.c_size_t)]
 
 
 class ZJSInspectorTargetInfo(ctypes.Structure):

@@ -1,5 +1,6 @@
-// Package soak runs the runtime under an hour of mixed load (`make soak`; SOAKTIME sets the length) and checks that
-// nothing leaks and nothing is lost: resident memory flat within 10 % after warm-up, goroutines and registries back
+// Package soak runs the runtime under an hour of mixed load (`make soak`; SOAKTIME sets the length: spawn/terminate
+// churn, messages with transfers and a SharedArrayBuffer, inspector sessions, module workers, memory-budget kills)
+// and checks that nothing leaks and nothing is lost: resident memory flat within 10 % after warm-up (no trend), goroutines and registries back
 // to where they started, every message answered exactly once. It is skipped unless -soak is given.
 package soak
 
@@ -50,7 +51,7 @@ func rss() int64 {
 }
 
 type stats struct {
-	spawned, posted, answered, sessions, modules atomic.Int64
+	spawned, posted, answered, sessions, modules, budgetKills atomic.Int64
 }
 
 func TestSoak(t *testing.T) {
@@ -92,6 +93,16 @@ func TestSoak(t *testing.T) {
 		}
 	}()
 
+	wg.Add(1)
+	go func() { // memory budgets: a worker growing past its budget is killed, the others go on
+		defer wg.Done()
+		for time.Now().Before(deadline) && failed.Load() == nil {
+			if err := budgetRound(&st); err != nil {
+				fail(err)
+			}
+		}
+	}()
+
 	var samples []int64
 	tick := time.NewTicker(5 * time.Second)
 	defer tick.Stop()
@@ -101,9 +112,9 @@ func TestSoak(t *testing.T) {
 		if time.Now().After(warm) {
 			samples = append(samples, rss())
 		}
-		t.Logf("rss %.1f MiB, goroutines %d, spawned %d, posted %d, answered %d, sessions %d, modules %d",
+		t.Logf("rss %.1f MiB, goroutines %d, spawned %d, posted %d, answered %d, sessions %d, modules %d, budget kills %d",
 			float64(rss())/(1<<20), runtime.NumGoroutine(), st.spawned.Load(), st.posted.Load(), st.answered.Load(),
-			st.sessions.Load(), st.modules.Load())
+			st.sessions.Load(), st.modules.Load(), st.budgetKills.Load())
 	}
 	wg.Wait()
 	if err, _ := failed.Load().(error); err != nil {
@@ -216,6 +227,26 @@ func echoRound(st *stats, sab *sharedmem.Block, inspect bool) error {
 	}
 	w.Terminate()
 	return w.Join(30 * time.Second)
+}
+
+// budgetRound starts a worker with an 8 MiB budget that grows without bound and checks that it is killed for it
+// (ErrWorkerOutOfMemory), after the message it posted first.
+func budgetRound(st *stats) error {
+	var out bytes.Buffer
+	w, err := core.Spawn(`const a = []; function grow() { a.push(new Array(256).fill(a.length)); }
+		postMessage("started"); for (;;) grow();`, core.Options{MaxHeapBytes: 8 << 20, Stderr: &out})
+	if err != nil {
+		return err
+	}
+	defer w.Release()
+	if v, err := w.Receive(goja.New(), 30*time.Second); err != nil || v.String() != "started" {
+		return fmt.Errorf("budget worker: %v, %v", v, err)
+	}
+	if err := w.Join(60 * time.Second); !errors.Is(err, core.ErrWorkerOutOfMemory) {
+		return fmt.Errorf("budget worker ended with %v, want ErrWorkerOutOfMemory (%s)", err, out.String())
+	}
+	st.budgetKills.Add(1)
+	return nil
 }
 
 // moduleRound starts a module worker over an in-memory graph and waits for its answer.

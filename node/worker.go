@@ -285,7 +285,7 @@ func (n *nodeState) finalCode() int {
 func (n *nodeState) End() {
 	n.code, n.codeSet = n.finalCode(), true
 	if n.link != nil {
-		n.link.outOfMemory.Store(errors.Is(n.w.Err(), core.ErrWorkerOutOfMemory))
+		n.link.outOfMemory.Store(n.w != nil && errors.Is(n.w.Err(), core.ErrWorkerOutOfMemory)) // nil: ended before its Setup ran
 		n.link.exitCode.Store(int32(n.code))
 	}
 	for _, f := range []*clone.Frame{n.envFrame, n.envDataFrame, n.dataFrame} {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os/exec"
 	"testing"
 )
 
@@ -32,15 +33,7 @@ func TestInspectAsyncStackTrace(t *testing.T) {
 		"  setTimeout(viaThen, 100);\n"+
 		"}\n"+
 		"setTimeout(main, 80);\n")
-	cmd, _, url := started(t, "run", "--inspect-brk=127.0.0.1:0", p)
-	c := dialWS(t, url)
-	c.send(`{"id":1,"method":"Debugger.enable"}`)
-	c.until(idIs(1))
-	c.send(`{"id":2,"method":"Debugger.setAsyncCallStackDepth","params":{"maxDepth":32}}`)
-	c.until(idIs(2))
-	c.send(`{"id":3,"method":"Runtime.runIfWaitingForDebugger"}`)
-	c.until(methodIs("Debugger.paused")) // break on start
-	c.send(`{"id":4,"method":"Debugger.resume"}`)
+	cmd, c := asyncSession(t, p)
 	paused := params(c.until(methodIs("Debugger.paused")))
 	top := paused["callFrames"].([]any)[0].(map[string]any)
 	if top["functionName"] != "later" {
@@ -111,15 +104,7 @@ func TestInspectAsyncStackTrace_MessagePort(t *testing.T) {
 		"  port1.postMessage(42);\n"+ // line 6
 		"}\n"+
 		"setTimeout(sender, 0);\n")
-	cmd, _, url := started(t, "run", "--inspect-brk=127.0.0.1:0", p)
-	c := dialWS(t, url)
-	c.send(`{"id":1,"method":"Debugger.enable"}`)
-	c.until(idIs(1))
-	c.send(`{"id":2,"method":"Debugger.setAsyncCallStackDepth","params":{"maxDepth":32}}`)
-	c.until(idIs(2))
-	c.send(`{"id":3,"method":"Runtime.runIfWaitingForDebugger"}`)
-	c.until(methodIs("Debugger.paused")) // break on start
-	c.send(`{"id":4,"method":"Debugger.resume"}`)
+	cmd, c := asyncSession(t, p)
 	paused := params(c.until(methodIs("Debugger.paused")))
 	if top := paused["callFrames"].([]any)[0].(map[string]any); top["functionName"] != "onMsg" {
 		t.Fatalf("paused in %v", top)
@@ -140,4 +125,19 @@ func TestInspectAsyncStackTrace_MessagePort(t *testing.T) {
 	if code := waitExit(t, cmd); code != 0 {
 		t.Errorf("exit code %d", code)
 	}
+}
+
+// asyncSession runs the program p under `jsworker run --inspect-brk`, connects, enables the Debugger with async
+// stack traces (depth 32) and resumes from the break on start (command id 4): the next pause is the program's own.
+func asyncSession(t *testing.T, p string) (*exec.Cmd, *wsClient) {
+	cmd, _, url := started(t, "run", "--inspect-brk=127.0.0.1:0", p)
+	c := dialWS(t, url)
+	c.send(`{"id":1,"method":"Debugger.enable"}`)
+	c.until(idIs(1))
+	c.send(`{"id":2,"method":"Debugger.setAsyncCallStackDepth","params":{"maxDepth":32}}`)
+	c.until(idIs(2))
+	c.send(`{"id":3,"method":"Runtime.runIfWaitingForDebugger"}`)
+	c.until(methodIs("Debugger.paused")) // break on start
+	c.send(`{"id":4,"method":"Debugger.resume"}`)
+	return cmd, c
 }

@@ -178,11 +178,14 @@ func (m *memMonitor) tick() {
 
 // measureDue tells whether a worker with budget b is due a new measurement: the live heap (as the last collection
 // found it) grew by half of what is left of the budget since its last one, or the heap with its garbage grew by
-// that much and by half of itself — at least 1 MiB either way. Garbage alone thus costs a measurement at most
-// about once per collection cycle, and a worker far below its budget is measured rarely.
+// that much and by half of itself or by the whole budget, whichever is less — at least 1 MiB either way. Garbage
+// alone thus costs a measurement at most about once per collection cycle or per budget's worth of allocation (a
+// walk of a realm within its budget, so the cost per byte allocated stays bounded), and a worker far below its
+// budget is measured rarely. Without the budget bound a large heap of other workers' garbage let a small-budget
+// worker grow by half the heap before it was measured (an 8 MiB budget overshot to hundreds of MiB in the soak).
 func measureDue(a *memAccount, b, heap, live int64) bool {
 	step := max((b-a.size.Load())/2, minTrigger)
-	return live-a.liveAt.Load() >= step || heap-a.heapAt.Load() >= max(step, heap/2)
+	return live-a.liveAt.Load() >= step || heap-a.heapAt.Load() >= max(step, min(heap/2, b))
 }
 
 // request asks w for a measurement; a worker between tasks gets an empty task, after which it measures.

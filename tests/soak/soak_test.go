@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strconv"
 	"strings"
@@ -24,6 +25,9 @@ import (
 	"github.com/jsworker/jsworker/modules"
 	"github.com/jsworker/jsworker/sharedmem"
 )
+
+// budgetGate keeps budget workers out of the memory samples: a round holds it shared, a sample exclusively.
+var budgetGate sync.RWMutex
 
 var soakTime = flag.Duration("soak", 0, "run the soak for this long (0: skip)")
 
@@ -108,12 +112,17 @@ func TestSoak(t *testing.T) {
 	defer tick.Stop()
 	for time.Now().Before(deadline) && failed.Load() == nil {
 		<-tick.C
-		runtime.GC()
+		// Sample with no budget worker in flight (each holds up to its overshoot, tens of MiB, for a moment) and
+		// after returning freed memory to the system: what is left is what the runtime keeps.
+		budgetGate.Lock()
+		debug.FreeOSMemory()
+		r := rss()
+		budgetGate.Unlock()
 		if time.Now().After(warm) {
-			samples = append(samples, rss())
+			samples = append(samples, r)
 		}
 		t.Logf("rss %.1f MiB, goroutines %d, spawned %d, posted %d, answered %d, sessions %d, modules %d, budget kills %d",
-			float64(rss())/(1<<20), runtime.NumGoroutine(), st.spawned.Load(), st.posted.Load(), st.answered.Load(),
+			mib(r), runtime.NumGoroutine(), st.spawned.Load(), st.posted.Load(), st.answered.Load(),
 			st.sessions.Load(), st.modules.Load(), st.budgetKills.Load())
 	}
 	wg.Wait()
@@ -232,6 +241,8 @@ func echoRound(st *stats, sab *sharedmem.Block, inspect bool) error {
 // budgetRound starts a worker with an 8 MiB budget that grows without bound and checks that it is killed for it
 // (ErrWorkerOutOfMemory), after the message it posted first.
 func budgetRound(st *stats) error {
+	budgetGate.RLock()
+	defer budgetGate.RUnlock()
 	var out bytes.Buffer
 	w, err := core.Spawn(`const a = []; function grow() { a.push(new Array(256).fill(a.length)); }
 		postMessage("started"); for (;;) grow();`, core.Options{MaxHeapBytes: 8 << 20, Stderr: &out})

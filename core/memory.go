@@ -119,6 +119,22 @@ func (w *Worker) memCheckpoint() {
 	}
 }
 
+// memPoll runs on the worker's thread every depthguard.PollEvery function calls of a worker with a budget: when the
+// process heap grew since its last measurement by as much as would make the monitor ask (measureDue's heap rule
+// against the budget), it asks itself. A worker allocating fast is then measured at its own pace, not only when the
+// monitor's 10 ms poll gets the CPU (under load, an 8 MiB budget overshot to hundreds of MiB waiting for it).
+func (w *Worker) memPoll() {
+	a := &w.mem
+	if a.cp.Want.Load() {
+		return
+	}
+	b := w.opts.MaxHeapBytes
+	step := max((b-a.size.Load())/2, minTrigger)
+	if int64(heapObjects())-a.heapAt.Load() >= step {
+		a.cp.Want.Store(true)
+	}
+}
+
 // memKill terminates the worker for its memory; the first reason stays.
 func (w *Worker) memKill(reason int32) {
 	if w.mem.hit.CompareAndSwap(0, reason) {

@@ -130,6 +130,9 @@ func newWorker(id uint64, kind Kind, filename string, opts Options, dbg *inspect
 	}
 	w.ev = w.newLoop()
 	w.mem.cp.Run = w.memCheckpoint
+	if opts.MaxHeapBytes > 0 {
+		w.mem.cp.Poll = w.memPoll
+	}
 	if opts.OnError != nil {
 		h := opts.OnError
 		w.errorHook.Store(&h)

@@ -58,10 +58,17 @@ func Install(rt *goja.Runtime, limit int) error {
 // accounting measures a realm there): once Want is set, from any goroutine, the next guarded function entry clears
 // nothing itself and calls Run, which must clear Want. Run runs inside a native call, so the realm is not being
 // changed while it runs; it may call Interrupt to stop the script.
+//
+// Poll, if not nil, is called on the realm's goroutine every PollEvery guarded function entries and may set Want
+// itself: a realm that checks its own state now and then instead of waiting for another goroutine to notice.
 type Checkpoint struct {
 	Want atomic.Bool
 	Run  func()
+	Poll func()
 }
+
+// PollEvery is how many guarded function entries pass between two calls of Checkpoint.Poll.
+const PollEvery = 1024
 
 // InstallWithCheckpoint is Install with a checkpoint (nil for none) that every guarded function entry looks at:
 // one atomic load.
@@ -84,12 +91,20 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if err := gojainternal.CallStack(); err != nil {
 		return err // fail closed: no guard that cannot read the depth
 	}
+	var calls uint32 // realm goroutine only
 	guard := func(goja.FunctionCall) goja.Value {
 		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
 			fail()
 		}
-		if cp != nil && cp.Want.Load() {
-			cp.Run()
+		if cp != nil {
+			if cp.Poll != nil {
+				if calls++; calls%PollEvery == 0 {
+					cp.Poll()
+				}
+			}
+			if cp.Want.Load() {
+				cp.Run()
+			}
 		}
 		return goja.Undefined()
 	}

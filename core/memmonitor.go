@@ -184,9 +184,13 @@ func (m *memMonitor) tick() {
 // budget is measured rarely. Without the budget bound a large heap of other workers' garbage let a small-budget
 // worker grow by half the heap before it was measured (an 8 MiB budget overshot to hundreds of MiB in the soak).
 func measureDue(a *memAccount, b, heap, live int64) bool {
-	step := max((b-a.size.Load())/2, minTrigger)
+	step := a.step(b)
 	return live-a.liveAt.Load() >= step || heap-a.heapAt.Load() >= max(step, min(heap/2, b))
 }
+
+// step is how much the heap may grow before a worker with budget b is measured again: half of what is left of its
+// budget, at least minTrigger.
+func (a *memAccount) step(b int64) int64 { return max((b-a.size.Load())/2, minTrigger) }
 
 // request asks w for a measurement; a worker between tasks gets an empty task, after which it measures.
 func request(w *Worker, now int64) {

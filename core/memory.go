@@ -128,9 +128,7 @@ func (w *Worker) memPoll() {
 	if a.cp.Want.Load() {
 		return
 	}
-	b := w.opts.MaxHeapBytes
-	step := max((b-a.size.Load())/2, minTrigger)
-	if int64(heapObjects())-a.heapAt.Load() >= step {
+	if int64(heapObjects())-a.heapAt.Load() >= a.step(w.opts.MaxHeapBytes) {
 		a.cp.Want.Store(true)
 	}
 }

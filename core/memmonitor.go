@@ -409,4 +409,3 @@ func readMetric(name string) uint64 {
 	}
 	return s[0].Value.Uint64()
 }
-

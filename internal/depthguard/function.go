@@ -2,7 +2,9 @@ package depthguard
 
 import (
 	"errors"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
@@ -40,27 +42,41 @@ func wrapFunction(rt *goja.Runtime) error {
 	// AsyncFunction and GeneratorFunction are no globals: they are the constructors of their functions' prototypes.
 	// goja's flags of their prototypes' constructor properties: writable for AsyncFunction, not for
 	// GeneratorFunction (as in the specification).
-	for _, c := range []struct {
+	p, err := ctorsProgram()
+	if err != nil {
+		return err
+	}
+	v, err := rt.RunProgram(p)
+	if err != nil {
+		return err
+	}
+	pair, ok := v.(*goja.Object)
+	if !ok {
+		return errors.New("depthguard: no AsyncFunction and GeneratorFunction")
+	}
+	for i, c := range []struct {
 		kind     string
 		writable bool
 	}{{"async function", true}, {"function*", false}} {
-		kind := c.kind
-		v, err := rt.RunString("Object.getPrototypeOf(" + kind + " () {}).constructor")
-		if err != nil {
-			return err
-		}
-		ctor, ok := v.(*goja.Object)
+		ctor, ok := pair.Get(strconv.Itoa(i)).(*goja.Object)
 		if !ok {
-			return errors.New("depthguard: no constructor for " + kind)
+			return errors.New("depthguard: no constructor for " + c.kind)
 		}
 		// Object.getPrototypeOf(AsyncFunction) === Function, as in the specification and V8 (goja's is
 		// Function.prototype).
-		if _, err := wrapCtor(rt, ctor, kind, wrapped, c.writable); err != nil {
+		if _, err := wrapCtor(rt, ctor, c.kind, wrapped, c.writable); err != nil {
 			return err
 		}
 	}
 	return nil
 }
+
+// ctorsProgram finds AsyncFunction and GeneratorFunction, which are no globals but the constructors of their
+// functions' prototypes; compiled once per process.
+var ctorsProgram = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("jsworker:depthguard",
+		"[Object.getPrototypeOf(async function () {}).constructor, Object.getPrototypeOf(function* () {}).constructor]", true)
+})
 
 // wrapCtor makes the guarded form of orig, which makes functions of the given kind ("function", "async function",
 // "function*"), and points orig.prototype.constructor at it (writable as given: goja's flag). proto, if not nil,

@@ -66,9 +66,10 @@ func init() { monitor.goLimit = -1 }
 // 90 % of it, the worker with the largest measured heap is terminated with an ErrorOutOfMemory record (Join:
 // ErrWorkerOutOfMemory); the host, its realms and the other workers go on. A host realm or C context running a
 // script counts as a contributor too: when it is the largest, its script is stopped as TerminateExecution stops
-// it and the entry returns ErrExecutionOutOfMemory; a realm with no script running is never touched. Unless the process already has a Go memory limit (GOMEMLIMIT or
-// debug.SetMemoryLimit), SetMemoryLimit also sets Go's soft limit to the cap, so that the collector works harder
-// as the heap nears it, and restores it when the cap is removed. See docs/limits.md.
+// it and the entry returns ErrExecutionOutOfMemory; a realm with no script running is never touched. Unless the
+// process already has a Go memory limit (GOMEMLIMIT or debug.SetMemoryLimit), SetMemoryLimit also sets Go's soft
+// limit to the cap, so that the collector works harder as the heap nears it, and restores it when the cap is
+// removed. See docs/limits.md.
 func SetMemoryLimit(bytes int64) {
 	bytes = max(bytes, 0)
 	monitor.mu.Lock()

@@ -94,6 +94,15 @@ func (h *HostRealm) HeapEstimate() (int64, bool) {
 	return n, n != 0 || h.mem.measuredAt.Load() != 0
 }
 
+// MeasureHeap measures the realm now — the estimate the process cap uses (gojainternal.ReachableBytes of its
+// graph) — records it for HeapEstimate and returns it. It costs a walk of the realm's graph (docs/limits.md).
+// Owner goroutine only, between entries or from a host function.
+func (h *HostRealm) MeasureHeap() int64 {
+	h.mem.cp.Want.Store(true)
+	h.mem.cp.Run()
+	return h.mem.size.Load()
+}
+
 // liveHostRealms returns the host realms still in memory.
 func liveHostRealms() []*HostRealm {
 	hostRealms.mu.Lock()

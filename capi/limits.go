@@ -33,11 +33,14 @@ func (c *context) call(f goja.Callable, this goja.Value, args ...goja.Value) (v 
 }
 
 // terminationError is the exception a stopped call stores: an Error whose message says it was terminated (and why,
-// for the time limit).
+// for the time limit and the process cap).
 func terminationError(err error) *jsError {
 	msg := "script execution terminated"
-	if errors.Is(err, core.ErrExecutionTimeLimit) {
+	switch {
+	case errors.Is(err, core.ErrExecutionTimeLimit):
 		msg += ": execution time limit exceeded"
+	case errors.Is(err, core.ErrExecutionOutOfMemory):
+		msg += ": JavaScript heap out of memory" // the process cap stopped it (ZJSSetMemoryLimit)
 	}
 	return &jsError{ctor: "Error", msg: msg}
 }

@@ -12,8 +12,9 @@ import (
 // catches, as in other engines. Worker scripts, modules and main-context
 // scripts of the C API are compiled this way.
 //
-// Code compiled otherwise (goja.Compile, Runtime.RunString, eval, the
-// Function constructor) runs in the same realms, but recursion that stays
+// The realms' Function constructors (and their async and generator forms)
+// compile guarded code too. Code compiled otherwise (goja.Compile,
+// Runtime.RunString, eval) runs in the same realms, but recursion that stays
 // inside it ends with goja's own, uncatchable *goja.StackOverflowError a
 // quarter above the limit (docs/limits.md, "Recursion").
 func CompileScript(name, src string, strict bool) (*goja.Program, error) {

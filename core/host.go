@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/depthguard"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/sharedmem"
 	"github.com/jsworker/jsworker/web"
 )
@@ -97,14 +98,16 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	if size <= 0 {
 		size = DefaultMaxCallStackSize
 	}
-	if err := depthguard.Install(rt, size); err != nil { // catchable RangeError past size (CompileScript)
+	mem := newHostMem(func() int64 { return gojainternal.ReachableBytes(rt) })
+	// Catchable RangeError past size (CompileScript); the process cap's measurements (hostmemory.go).
+	if err := depthguard.InstallWithCheckpoint(rt, size, &mem.cp); err != nil {
 		return nil, err
 	}
 	stderr := opts.Stderr
 	if stderr == nil {
 		stderr = os.Stderr
 	}
-	h := newHostRealm(rt, opts, stderr) // jsworker_hostloop.go: the realm's loop, its Worker global and its events
+	h := newHostRealm(rt, opts, stderr, mem) // jsworker_hostloop.go: the realm's loop, its Worker global and its events
 	web.InstallTimers(rt, rt.GlobalObject(), h.ev)
 	err := web.Install(rt, web.Config{
 		Stdout:       opts.Stdout,

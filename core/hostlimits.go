@@ -138,6 +138,7 @@ func (h *HostRealm) beginEntry() bool {
 	if g.depth > 1 {
 		return false
 	}
+	h.mem.entries.Add(1) // odd: a script runs (hostmemory.go)
 	h.rt.ClearInterrupt()
 	g.stopped, g.abort = nil, nil
 	if g.limit > 0 {
@@ -165,6 +166,8 @@ func (h *HostRealm) endEntry(outer bool) error {
 	}
 	h.rt.ClearInterrupt()
 	g.stopped, g.abort = nil, nil
+	h.mem.entries.Add(1)
+	h.mem.cp.Want.Store(false) // a measurement asked for the entry that ended is no longer wanted
 	return why
 }
 

@@ -37,6 +37,7 @@ type HostRealm struct {
 	closed bool   // owner goroutine only: Close ran
 
 	guard entryGuard // top-level entries, TerminateExecution, the time limit (hostlimits.go)
+	mem   *hostMem   // the process cap's accounting (hostmemory.go)
 
 	hostInspector // host_inspect.go
 }
@@ -47,8 +48,8 @@ type HostRealm struct {
 // the realm became a type.
 type HostLoop = HostRealm
 
-func newHostRealm(rt *goja.Runtime, opts HostRealmOptions, stderr io.Writer) *HostRealm {
-	h := &HostRealm{rt: rt, opts: opts, stderr: stderr}
+func newHostRealm(rt *goja.Runtime, opts HostRealmOptions, stderr io.Writer, mem *hostMem) *HostRealm {
+	h := &HostRealm{rt: rt, opts: opts, stderr: stderr, mem: mem}
 	// A turn runs the immediates before the timers due, as host realms always have: the host starts every turn.
 	h.ev = loop.New(loop.Config{Macrotask: h.macrotask, ImmediatesFirst: true})
 	h.pauseQ.wake = make(chan struct{}, 1)

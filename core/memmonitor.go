@@ -25,6 +25,11 @@ import (
 //     once all answered (or monitorGrace passed: a busy worker that did not answer is charged as in the fallback),
 //     and a collection confirms the heap is still at 90 %, the largest is terminated. After a termination the
 //     monitor waits for that worker to end and collects before it charges anyone else.
+//   - Host realms (hostmemory.go) take part in the cap only while a script runs in them: they are asked for a
+//     measurement with the workers and, when one is the largest, its running entry is stopped with
+//     ErrExecutionOutOfMemory. The monitor then waits for that entry to end. What the realm keeps (a global) is
+//     the host's: while the live heap stays within half the headroom above what it was then, no one else is
+//     terminated for it.
 
 const (
 	monitorTick  = 10 * time.Millisecond
@@ -46,7 +51,10 @@ type memMonitor struct {
 	// The goroutine's own state.
 	capSince                     int64   // a near-cap episode began (monoNow); 0: none
 	victim                       *Worker // terminated by the monitor, not ended yet
-	credit, creditAt, creditLive int64   // the last victim's size, when it ended, the live heap then
+	hostVictim                   *HostRealm
+	hostVictimEntry              uint64 // the entry of hostVictim the monitor stopped
+	credit, creditAt, creditLive int64  // the last victim's size, when it ended, the live heap then
+	creditHost                   bool   // the last victim was a host realm: its memory may stay
 	lastGC                       int64
 	suspect                      *Worker // the fallback's candidate at the last collection, and its growth then
 	suspectGrowth                int64
@@ -56,10 +64,12 @@ func init() { monitor.goLimit = -1 }
 
 // SetMemoryLimit sets the process-wide memory cap, in bytes (0 or less: none). When the process's Go heap reaches
 // 90 % of it, the worker with the largest measured heap is terminated with an ErrorOutOfMemory record (Join:
-// ErrWorkerOutOfMemory); the host, its realms and the other workers go on. Host realms and C contexts count
-// toward the heap but are never terminated. Unless the process already has a Go memory limit (GOMEMLIMIT or
-// debug.SetMemoryLimit), SetMemoryLimit also sets Go's soft limit to the cap, so that the collector works harder
-// as the heap nears it, and restores it when the cap is removed. See docs/limits.md.
+// ErrWorkerOutOfMemory); the host, its realms and the other workers go on. A host realm or C context running a
+// script counts as a contributor too: when it is the largest, its script is stopped as TerminateExecution stops
+// it and the entry returns ErrExecutionOutOfMemory; a realm with no script running is never touched. Unless the
+// process already has a Go memory limit (GOMEMLIMIT or debug.SetMemoryLimit), SetMemoryLimit also sets Go's soft
+// limit to the cap, so that the collector works harder as the heap nears it, and restores it when the cap is
+// removed. See docs/limits.md.
 func SetMemoryLimit(bytes int64) {
 	bytes = max(bytes, 0)
 	monitor.mu.Lock()
@@ -113,7 +123,7 @@ func (m *memMonitor) run() {
 		m.mu.Lock()
 		if m.budgeted == 0 && m.limit.Load() == 0 {
 			m.on.Store(false)
-			m.capSince, m.victim, m.suspect, m.credit = 0, nil, nil, 0
+			m.capSince, m.victim, m.hostVictim, m.suspect, m.credit = 0, nil, nil, nil, 0
 			m.mu.Unlock()
 			return
 		}
@@ -142,11 +152,25 @@ func (m *memMonitor) tick() {
 			return
 		}
 	}
+	if h := m.hostVictim; h != nil {
+		if h.mem.entries.Load() == m.hostVictimEntry {
+			return // the entry it stopped is still unwinding (or in a native call)
+		}
+		m.hostVictim = nil
+		m.credit, m.creditAt, m.creditHost = h.mem.size.Load(), now, true
+		m.lastGC = 0
+		m.collect(now)
+		m.creditLive = int64(heapLive())
+	}
 	heap, live := int64(heapObjects()), int64(heapLive())
 	ws := accountedWorkers()
+	hs := liveHostRealms()
 	limit := m.limit.Load()
 	for _, w := range ws {
 		w.mem.observe(now)
+	}
+	for _, h := range hs {
+		h.mem.observe(heap)
 	}
 	var stuck []*Worker
 	for _, w := range ws {
@@ -168,11 +192,11 @@ func (m *memMonitor) tick() {
 	if len(stuck) == 0 {
 		m.suspect = nil
 	}
-	if len(stuck) > 0 && m.fallback(ws, stuck, now) {
+	if len(stuck) > 0 && m.fallback(ws, hs, stuck, now) {
 		return
 	}
 	if limit > 0 {
-		m.capCheck(ws, heap, limit, now)
+		m.capCheck(ws, hs, heap, limit, now)
 	}
 }
 
@@ -207,7 +231,7 @@ func request(w *Worker, now int64) {
 // is the only one inside a task, and only when two collections at least monitorGrace apart both show it past the
 // worker's remaining budget and still growing: a host allocating for itself while a worker spins without calling
 // a function is the one case this can misjudge (docs/limits.md). It reports whether it terminated the worker.
-func (m *memMonitor) fallback(ws, stuck []*Worker, now int64) bool {
+func (m *memMonitor) fallback(ws []*Worker, hs []*HostRealm, stuck []*Worker, now int64) bool {
 	if len(stuck) != 1 {
 		m.suspect = nil
 		return false
@@ -217,6 +241,12 @@ func (m *memMonitor) fallback(ws, stuck []*Worker, now int64) bool {
 		if o != w && o.mem.busy() {
 			m.suspect = nil
 			return false // another worker runs too: the growth could be its
+		}
+	}
+	for _, h := range hs {
+		if h.mem.busy() {
+			m.suspect = nil
+			return false // a host realm runs a script: the growth could be its
 		}
 	}
 	if !m.collect(now) {
@@ -238,8 +268,9 @@ func (m *memMonitor) fallback(ws, stuck []*Worker, now int64) bool {
 	return true
 }
 
-// capCheck handles the process cap: at 90 % of it every worker measures, then the largest is terminated.
-func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
+// capCheck handles the process cap: at 90 % of it every worker, and every host realm running a script, measures;
+// then the largest is terminated (a host realm: its running entry is stopped).
+func (m *memMonitor) capCheck(ws []*Worker, hs []*HostRealm, heap, limit int64, now int64) {
 	near := limit / 10 * 9
 	if m.capSince == 0 {
 		if heap < near {
@@ -251,11 +282,21 @@ func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
 				request(w, now)
 			}
 		}
+		for _, h := range hs {
+			if h.mem.busy() {
+				h.mem.cp.Want.Store(true) // measured at its next guarded call; never between entries
+			}
+		}
 		return
 	}
 	fresh := true
 	for _, w := range ws {
 		if w.mem.measuredAt.Load() < m.capSince && w.mem.hit.Load() == 0 && !w.isTerminating() {
+			fresh = false
+		}
+	}
+	for _, h := range hs {
+		if h.mem.busy() && h.mem.measuredAt.Load() < m.capSince {
 			fresh = false
 		}
 	}
@@ -268,7 +309,7 @@ func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
 	m.collect(now)
 	live := int64(heapLive())
 	if m.credit > 0 {
-		if live >= m.creditLive-m.credit/2 && time.Duration(now-m.creditAt) < creditTime {
+		if live >= m.creditLive-m.credit/2 && m.creditHolds(live, limit-near, now) {
 			return // the last victim's memory is not gone yet: no second termination for it
 		}
 		m.credit = 0 // gone, or its host keeps it
@@ -277,6 +318,8 @@ func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
 		return // garbage: the collection freed enough
 	}
 	var pick *Worker
+	var pickHost *HostRealm
+	var pickEntry uint64
 	var best int64
 	for _, w := range ws {
 		a := &w.mem
@@ -287,14 +330,45 @@ func (m *memMonitor) capCheck(ws []*Worker, heap, limit int64, now int64) {
 		if a.measuredAt.Load() < since && a.busy() {
 			score += max(0, live-a.heapAt.Load()) // it did not answer: charged the growth since its measurement
 		}
-		if pick == nil || score > best {
+		if (pick == nil && pickHost == nil) || score > best {
 			pick, best = w, score
 		}
 	}
-	if pick != nil && best >= limit/100 {
+	for _, h := range hs {
+		a := h.mem
+		entry := a.entries.Load()
+		if entry%2 == 0 || h.entryStopped() {
+			continue // no script runs: never charged
+		}
+		score := a.size.Load()
+		if a.measuredAt.Load() < since {
+			score += max(0, live-a.base()) // it did not answer: charged the growth since it was last seen
+		}
+		if (pick == nil && pickHost == nil) || score > best {
+			pick, pickHost, pickEntry, best = nil, h, entry, score
+		}
+	}
+	switch {
+	case best < limit/100:
+	case pickHost != nil:
+		pickHost.mem.size.Store(max(best, pickHost.mem.size.Load()))
+		if pickHost.memStop(pickEntry) {
+			m.hostVictim, m.hostVictimEntry = pickHost, pickEntry
+		}
+	case pick != nil:
 		pick.mem.size.Store(best)
 		m.kill(pick, memHitCap, now)
 	}
+}
+
+// creditHolds reports whether the last victim's credit still spares everyone else: a worker's for creditTime
+// after it ended (its host may release it late); a host realm's as long as the live heap has not grown by half
+// the headroom above the cap's 90 % since (what the realm keeps is its host's, but growth is someone's).
+func (m *memMonitor) creditHolds(live, headroom, now int64) bool {
+	if m.creditHost {
+		return live < m.creditLive+headroom/2
+	}
+	return time.Duration(now-m.creditAt) < creditTime
 }
 
 func (m *memMonitor) kill(w *Worker, reason int32, now int64) {

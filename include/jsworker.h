@@ -2006,9 +2006,12 @@ JSWORKER_EXPORT void ZJSWorkerRequestTermination(JSWorkerRef worker);
 @function
 @abstract Sets a process-wide memory cap (jsworker extension).
 @param bytes The cap in bytes; 0 removes it.
-@discussion When the library's heap reaches 90 % of the cap, the worker with the largest measured heap is
- terminated and reported to its error callback as kZJSErrorOutOfMemory; the host, its contexts and the other
- workers keep running (contexts count toward the heap but are never terminated). The library also sets its Go
+@discussion When the library's heap reaches 90 % of the cap, the largest contributor is stopped: a worker is
+ terminated and reported to its error callback as kZJSErrorOutOfMemory; a main context running a script has that
+ script stopped as ZJSContextTerminateExecution stops it, and the call that ran it returns NULL/false with an Error
+ whose message is "script execution terminated: JavaScript heap out of memory" (the context stays usable). A context
+ with no script running is never touched. The host, its contexts and the other workers keep running. The library
+ also sets its Go
  runtime's soft memory limit to the cap, so that its collector works harder near it (unless GOMEMLIMIT was set
  in the environment). The heap counted is the library's own (JavaScript values and everything the library
  allocates), not memory the host allocates with malloc. See docs/limits.md, "Memory budgets".

@@ -408,7 +408,7 @@ func evaluateOnCallFrame(c *call) {
 		}
 		v, err = d.evalIn(goja.Undefined(), d.scopesValue(fv), this, c.rt.ToValue(*p.Expression))
 	} else {
-		v, err = c.rt.RunScript("", *p.Expression)
+		v, err = runGuarded(c.rt, "", *p.Expression)
 	}
 	c.finish(v, err, *p.Expression, p.ObjectGroup, p.ReturnByValue, false)
 }

@@ -60,7 +60,7 @@ func evaluate(c *call) {
 	if !c.checkContext(p.ContextID, p.UniqueContextID) || !c.refuseUnsupported(p.ThrowOnSideEffect, p.Timeout != nil, p.SerializationOptions) {
 		return
 	}
-	v, err := c.rt.RunScript("", *p.Expression)
+	v, err := runGuarded(c.rt, "", *p.Expression)
 	c.finish(v, err, *p.Expression, p.ObjectGroup, p.ReturnByValue, p.AwaitPromise)
 }
 
@@ -271,7 +271,7 @@ func callFunctionOn(c *call) {
 	}
 	// The newline keeps a trailing line comment from swallowing the parenthesis.
 	src := "(" + *p.FunctionDeclaration + "\n)"
-	fv, err := c.rt.RunScript("", src)
+	fv, err := runGuarded(c.rt, "", src)
 	if err != nil {
 		c.finish(nil, err, src, group, p.ReturnByValue, false)
 		return

@@ -119,10 +119,13 @@ func compileScript(c *call) {
 		return
 	}
 	defer c.fence()
-	prg, err := goja.Compile(*p.SourceURL, *p.Expression, false)
-	if err != nil {
-		c.syntaxError(err)
-		return
+	prg := compileGuarded(c.rt, *p.SourceURL, *p.Expression)
+	if prg == nil {
+		var err error
+		if prg, err = goja.Compile(*p.SourceURL, *p.Expression, false); err != nil {
+			c.syntaxError(err)
+			return
+		}
 	}
 	if !*p.PersistScript {
 		c.reply(empty{})

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"testing"
 )
 
@@ -32,6 +34,77 @@ if (isMainThread) {
 
 func TestRecursionLikeNode(t *testing.T) {
 	p := script(t, "recursion.js", recursionProgram)
+	code, out, errOut := jsworker(t, "run", p)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed: jsworker's output was\n" + out)
+	}
+	want, err := exec.Command(node, p).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	if out != string(want) {
+		t.Fatalf("jsworker printed:\n%s\nnode printed:\n%s", out, want)
+	}
+}
+
+// compiledProgram overflows the call stack inside code goja compiles from strings at run time — the Function
+// constructor and its async and generator forms — and inside CommonJS files loaded by require, in the main program
+// and in a worker, and checks that the constructors keep their identity: jsworker must print what Node prints.
+const compiledProgram = `const { Worker, isMainThread } = require("worker_threads");
+const path = require("path");
+function report(what, fn) {
+  try { fn(); console.log(what, "not caught") }
+  catch (e) { console.log(what, "caught", e instanceof RangeError, e.message) }
+}
+const AsyncFunction = Object.getPrototypeOf(async function () {}).constructor;
+const GeneratorFunction = Object.getPrototypeOf(function* () {}).constructor;
+function run(where) {
+  report(where + " Function", () => new Function("function r() { return r() + 1 } return r()")());
+  report(where + " Function calls itself", () => { globalThis.again = Function("return again() + 1"); again() });
+  report(where + " Function strict", () => Function("'use strict'; function r() { return r() + 1 } return r()")());
+  report(where + " Function arrow", () => Function("const r = () => r() + 1; return r()")());
+  report(where + " GeneratorFunction", () => GeneratorFunction("function r() { return r() + 1 } yield r()")().next());
+  report(where + " required function", () => require(path.join(__dirname, "rec_mod.js")).rec());
+  console.log(where, "required at load", require(path.join(__dirname, "rec_mod.js")).atLoad);
+  report(where + " after", function f() { return f() + 1 });
+  console.log(where, "identity", (function () {}).constructor === Function, new Function("") instanceof Function,
+    Function.prototype.constructor === Function, Object.getPrototypeOf(Function) === Function.prototype,
+    new Function("").name, Function.name, Function.length, String(new Function("a", "b", "return a + b")),
+    Object.getPrototypeOf(AsyncFunction) === Function, Object.getPrototypeOf(GeneratorFunction) === Function,
+    AsyncFunction.name, GeneratorFunction.name, new Function("return this")() === globalThis,
+    Function("'use strict'; return this")(), Object.getOwnPropertyNames(Function).sort().join());
+  class F extends Function {}
+  const sub = new F("return 7");
+  console.log(where, "subclass", sub instanceof F, sub instanceof Function, sub());
+  try { Function("}") } catch (e) { console.log(where, "syntax error", e.name) } // goja's message is its own
+  return AsyncFunction("function r() { return r() + 1 } return r()")()
+    .then(() => console.log(where, "AsyncFunction not caught"),
+          (e) => console.log(where, "AsyncFunction caught", e instanceof RangeError, e.message));
+}
+if (isMainThread) {
+  run("main").then(() => {
+    const w = new Worker(__filename);
+    w.on("exit", (code) => console.log("worker exit", code));
+  });
+} else {
+  run("worker");
+}
+`
+
+const compiledModule = `exports.rec = function rec() { return rec() + 1 };
+function r() { return r() + 1 }
+try { r(); exports.atLoad = "not caught" } catch (e) { exports.atLoad = "caught " + e.message }
+`
+
+func TestRecursionInCompiledCodeLikeNode(t *testing.T) {
+	p := script(t, "compiled.js", compiledProgram)
+	if err := os.WriteFile(filepath.Join(filepath.Dir(p), "rec_mod.js"), []byte(compiledModule), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	code, out, errOut := jsworker(t, "run", p)
 	if code != 0 {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)

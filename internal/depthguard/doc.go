@@ -26,8 +26,10 @@
 //     and code the guard does not cover still have room, and it stays the
 //     uncatchable last resort.
 //
-// Code compiled by goja itself, out of our reach, is not rewritten: direct and
-// indirect eval, the Function constructor (and its async and generator
-// forms). Recursion that stays entirely inside such code ends at the
-// backstop, uncatchable, as before. docs/limits.md states the cost.
+// The Function constructor and its async and generator forms are replaced by
+// native constructors that compile through Rewrite (function.go), keeping
+// their identity. Code goja still compiles itself, out of our reach, is not
+// rewritten: direct and indirect eval. Recursion that stays entirely inside
+// eval code ends at the backstop, uncatchable, as before. docs/limits.md
+// states the cost.
 package depthguard

@@ -212,3 +212,29 @@ func TestAllocGuard_EagerFallback(t *testing.T) {
 		t.Errorf("the fallback's Uint8Array is native: %v, %v", v, err)
 	}
 }
+
+// TestAllocGuard_FakeBuffer: an object that only inherits from ArrayBuffer.prototype (or a Proxy of a buffer) is
+// an array-like to a typed-array constructor: its length is checked. (The first JavaScript guard skipped it on
+// instanceof, and goja then asked Go for 1 TiB: the process died.) The same for the eager fallback.
+func TestAllocGuard_FakeBuffer(t *testing.T) {
+	const src = `(function () {
+		var r = [];
+		var fakes = [Object.create(ArrayBuffer.prototype, { length: { value: 2 ** 40 } }),
+			new Proxy(new ArrayBuffer(8), { get: function (t, k) { return k === "length" ? 2 ** 40 : t[k] } })];
+		fakes.forEach(function (f) { try { new Uint8Array(f); r.push("made") } catch (e) { r.push(e.message) } });
+		r.push(new Uint8Array(new ArrayBuffer(8)).length, new Uint8Array(new Uint16Array(3)).length);
+		return r.join()
+	})()`
+	const want = "Invalid typed array length: 1099511627776,Invalid typed array length: 1099511627776,8,3"
+	h, _ := openRealm(t, core.HostRealmOptions{})
+	if v, err := h.RunScript("fake.js", src); err != nil || v.String() != want {
+		t.Errorf("lazy guard: %v, %v; want %s", v, err, want)
+	}
+	rt := goja.New()
+	if err := core.InstallEagerAllocGuard(rt); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := rt.RunString(src); err != nil || v.String() != want {
+		t.Errorf("eager fallback: %v, %v; want %s", v, err, want)
+	}
+}

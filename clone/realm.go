@@ -78,6 +78,8 @@ type realm struct {
 
 	dateCtor *goja.Object
 
+	engineViews bool // CaptureTypedArrays: take the view constructors from the engine, not the globals
+
 	viewCtors    [len(viewKinds)]*goja.Object
 	taBuffer     goja.Callable
 	taByteOffset goja.Callable
@@ -166,7 +168,11 @@ func (r *realm) capture(g group) error {
 		r.dateCtor = c.global("Date")
 	case groupViews:
 		for i, k := range viewKinds {
-			r.viewCtors[i] = c.global(k.name)
+			if r.engineViews {
+				r.viewCtors[i] = c.engine(k.name)
+			} else {
+				r.viewCtors[i] = c.global(k.name)
+			}
 		}
 		ta := c.object(r.viewCtors[0], "prototype")
 		if ta != nil {
@@ -212,6 +218,15 @@ func (c *capturer) native(v goja.Value, what string) *goja.Object {
 
 func (c *capturer) global(name string) *goja.Object {
 	return c.native(c.rt.GlobalObject().Get(name), name)
+}
+
+// engine reads the engine's own constructor name, whatever the global holds now (see CaptureTypedArrays).
+func (c *capturer) engine(name string) *goja.Object {
+	v, ok := gojainternal.TemplateValue(c.rt, c.rt.GlobalObject(), name)
+	if !ok {
+		return c.global(name)
+	}
+	return c.native(v, name)
 }
 
 func (c *capturer) object(o *goja.Object, name string) *goja.Object {
@@ -295,12 +310,18 @@ func CaptureBuiltins(rt *goja.Runtime) (err error) {
 	return err
 }
 
-// CaptureTypedArrays captures now the typed-array and DataView constructors structured clone needs from rt, for a
-// host that is about to replace those globals with wrappers of its own (core's allocation guard): clone keeps
-// using the engine's originals. It must be called on the goroutine that owns rt.
+// CaptureTypedArrays makes structured clone take the typed-array and DataView constructors from the engine itself
+// (goja's own constructors, whatever rt's globals hold then) when it first needs them, for a host that guards or
+// replaces those globals (core's allocation guard): clone keeps using the engine's originals, and a realm that
+// never clones a view pays nothing. Where goja's templates cannot be read (gojainternal.LazyGuard), it captures the
+// constructors now, from the globals. It must be called on the goroutine that owns rt, before any script runs.
 func CaptureTypedArrays(rt *goja.Runtime) (err error) {
 	if err := gojainternal.Kinds(); err != nil {
 		return err
+	}
+	if gojainternal.LazyGuard() == nil {
+		realmOf(rt).engineViews = true
+		return nil
 	}
 	if ex := rt.Try(func() { err = realmOf(rt).need(groupViews) }); ex != nil {
 		return ex

@@ -2,16 +2,15 @@ package core
 
 import (
 	_ "embed"
+	"errors"
+	"math"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 )
-
-//go:embed js/allocguard.js
-var allocGuardJS string
-
-var allocGuardSource = jsutil.NewSource("jsworker:allocguard", allocGuardJS)
 
 // MaxAllocationBytes is the largest single buffer a script may ask for (an ArrayBuffer, SharedArrayBuffer or typed
 // array; a dense Array.prototype.fill of this many bytes' worth of slots): half the machine's physical memory, at
@@ -20,10 +19,144 @@ var allocGuardSource = jsutil.NewSource("jsworker:allocguard", allocGuardJS)
 // V8's limit, 2**29 − 24 code units ("Invalid string length"). See docs/limits.md.
 var MaxAllocationBytes = min(physicalMemory()/2, 32<<30)
 
-// installAllocGuard wraps the realm's allocating constructors and methods (core/js/allocguard.js), so that huge
-// single allocations throw a RangeError. structured clone captures the engine's typed-array constructors first: the
-// guard replaces those globals with wrappers. Every realm core makes calls it (setupRealm, OpenHostRealm).
+// maxStringLength is V8's limit on a string's length in UTF-16 code units.
+const maxStringLength = 1<<29 - 24
+
+// The allocation guard.
+//
+// Every realm core makes (setupRealm, OpenHostRealm) refuses the single allocations too large to satisfy with a
+// catchable RangeError, before goja makes them: the typed-array constructors, ArrayBuffer, SharedArrayBuffer,
+// String.prototype.repeat/padStart/padEnd and Array.prototype.join/fill check their arguments first.
+//
+// The guard costs a realm nothing until a script touches one of those builtins (installLazyAllocGuard): goja makes
+// each of them the first time it is looked up, from a process-wide template, and the realm's global object,
+// String.prototype and Array.prototype are given derived templates (gojainternal.Template) whose factories guard
+// what they make, in Go, in place (gojainternal.GuardConstruct/GuardCall: the same object, with its identity,
+// statics and descriptors, preceded by a check). ArrayBuffer is the exception: goja makes ArrayBuffers for Go code
+// (Runtime.NewArrayBuffer, used by node's Buffer, crypto and fs, by structured clone and the C API) and a script
+// reaches the constructor from any of them through .constructor, so it is guarded when the realm is made. The
+// SharedArrayBuffer constructor is sharedmem's, which refuses the same lengths itself (RealmOptions.MaxAllocation).
+//
+// If goja's internals are not as gojainternal expects, the guard is the eager JavaScript of js/allocguard.js
+// (installEagerAllocGuard), which wraps every guarded builtin when the realm is made.
+
+//go:embed js/allocguard.js
+var allocGuardJS string
+
+var allocGuardSource = jsutil.NewSource("jsworker:allocguard", allocGuardJS)
+
+// guardedViews are the typed-array constructors and their element sizes.
+var guardedViews = [...]struct {
+	name string
+	size float64
+}{
+	{"Int8Array", 1}, {"Uint8Array", 1}, {"Uint8ClampedArray", 1}, {"Int16Array", 2}, {"Uint16Array", 2},
+	{"Int32Array", 4}, {"Uint32Array", 4}, {"Float32Array", 4}, {"Float64Array", 8}, {"BigInt64Array", 8},
+	{"BigUint64Array", 8},
+}
+
+// lazyTemplates are the derived templates of the realms' global object, String.prototype and Array.prototype,
+// made once per process.
+type lazyTemplates struct{ global, stringProto, arrayProto *gojainternal.Template }
+
+var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
+	if err := errors.Join(gojainternal.LazyGuard(), gojainternal.Kinds()); err != nil {
+		return nil, err
+	}
+	hooks := map[string]func(*goja.Runtime, goja.Value){}
+	for _, v := range guardedViews {
+		hooks[v.name] = func(rt *goja.Runtime, ctor goja.Value) { guardView(rt, ctor, v.size) }
+	}
+	sample := goja.New()
+	global, err := gojainternal.DeriveTemplate(sample.GlobalObject(), hooks)
+	if err != nil {
+		return nil, err
+	}
+	str, err := gojainternal.DeriveTemplate(sample.ToValue("").ToObject(sample).Prototype(), map[string]func(*goja.Runtime, goja.Value){
+		"repeat": guardMethod(guardRepeat), "padStart": guardMethod(guardPad), "padEnd": guardMethod(guardPad),
+	})
+	if err != nil {
+		return nil, err
+	}
+	arr, err := gojainternal.DeriveTemplate(sample.NewArray().Prototype(), map[string]func(*goja.Runtime, goja.Value){
+		"join": guardMethod(guardJoin), "fill": guardMethod(guardFill),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &lazyTemplates{global: global, stringProto: str, arrayProto: arr}, nil
+})
+
+// installAllocGuard guards rt's allocating builtins (see above). Every realm core makes calls it, after web.Install
+// and before any script runs.
 func installAllocGuard(rt *goja.Runtime) error {
+	if t, err := lazyGuard(); err == nil {
+		return installLazyAllocGuard(rt, t)
+	}
+	return installEagerAllocGuard(rt)
+}
+
+// installLazyAllocGuard gives rt's global object, String.prototype and Array.prototype the derived templates, guards
+// at once what setup already made of them, and guards ArrayBuffer. Structured clone takes the engine's typed-array
+// constructors when it first needs them (CaptureTypedArrays), through the same templates.
+func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
+	if err := clone.CaptureTypedArrays(rt); err != nil {
+		return err
+	}
+	g := rt.GlobalObject()
+	made, ok := t.global.Install(g)
+	if !ok {
+		made = make([]string, 0, len(guardedViews))
+		for _, v := range guardedViews {
+			made = append(made, v.name)
+		}
+	}
+	for _, name := range made {
+		ctor, ok := gojainternal.TemplateValue(rt, g, name)
+		if !ok {
+			return errors.New("jsworker: the allocation guard cannot find " + name)
+		}
+		for _, v := range guardedViews {
+			if v.name == name && !guardViewOK(rt, ctor, v.size) {
+				return errors.New("jsworker: the allocation guard cannot guard " + name)
+			}
+		}
+	}
+	ab, ok := gojainternal.TemplateValue(rt, g, "ArrayBuffer")
+	if !ok || !guardBuffer(rt, ab) {
+		return errors.New("jsworker: the allocation guard cannot guard ArrayBuffer")
+	}
+	for _, p := range []struct {
+		proto *goja.Object
+		t     *gojainternal.Template
+		names map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value
+	}{
+		{rt.ToValue("").ToObject(rt).Prototype(), t.stringProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
+			"repeat": guardRepeat, "padStart": guardPad, "padEnd": guardPad}},
+		{rt.NewArray().Prototype(), t.arrayProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
+			"join": guardJoin, "fill": guardFill}},
+	} {
+		made, ok := p.t.Install(p.proto)
+		if !ok {
+			made = made[:0]
+			for name := range p.names {
+				made = append(made, name)
+			}
+		}
+		for _, name := range made {
+			fn, _ := p.proto.Get(name).(*goja.Object)
+			if !guardMethodOK(rt, fn, p.names[name]) {
+				return errors.New("jsworker: the allocation guard cannot guard " + name)
+			}
+		}
+	}
+	return nil
+}
+
+// installEagerAllocGuard wraps the realm's allocating constructors and methods in JavaScript (js/allocguard.js),
+// when goja's templates cannot be read. Structured clone captures the engine's typed-array constructors first (or
+// takes them from the engine later): the guard replaces those globals with wrappers.
+func installEagerAllocGuard(rt *goja.Runtime) error {
 	if err := clone.CaptureTypedArrays(rt); err != nil {
 		return err
 	}
@@ -34,4 +167,170 @@ func installAllocGuard(rt *goja.Runtime) error {
 	fn, _ := goja.AssertFunction(install)
 	_, err = fn(goja.Undefined(), rt.GlobalObject())
 	return err
+}
+
+// guardView is the global template's hook for a typed-array constructor: it runs while goja makes the property, so
+// it cannot report an error but by throwing (which only a changed goja would make it do).
+func guardView(rt *goja.Runtime, ctor goja.Value, size float64) {
+	if !guardViewOK(rt, ctor, size) {
+		panic(rt.NewTypeError("jsworker: the allocation guard cannot guard a typed-array constructor"))
+	}
+}
+
+// guardViewOK makes the typed-array constructor ctor refuse a length (or an array-like's length) whose bytes exceed
+// MaxAllocationBytes. A buffer or another view as the first argument allocates nothing new or is bounded by it.
+func guardViewOK(rt *goja.Runtime, ctor goja.Value, size float64) bool {
+	o, _ := ctor.(*goja.Object)
+	return gojainternal.GuardConstruct(o, func(args []goja.Value) {
+		if len(args) == 0 {
+			return
+		}
+		var n float64
+		if a, ok := args[0].(*goja.Object); ok {
+			if _, callable := goja.AssertFunction(a); !callable {
+				switch gojainternal.ObjectKind(a) {
+				case gojainternal.KindArrayBuffer, gojainternal.KindTypedArray, gojainternal.KindDataView:
+					return
+				}
+				n = toInteger(a.Get("length"))
+			} else {
+				n = toInteger(a)
+			}
+		} else {
+			n = toInteger(args[0])
+		}
+		if n*size > float64(MaxAllocationBytes) {
+			panic(rangeError(rt, "Invalid typed array length: "+rt.ToValue(n).String()))
+		}
+	})
+}
+
+// guardBuffer makes the ArrayBuffer constructor ab refuse a length over MaxAllocationBytes.
+func guardBuffer(rt *goja.Runtime, ab goja.Value) bool {
+	o, _ := ab.(*goja.Object)
+	return gojainternal.GuardConstruct(o, func(args []goja.Value) {
+		if len(args) > 0 && toInteger(args[0]) > float64(MaxAllocationBytes) {
+			panic(rangeError(rt, "Array buffer allocation failed"))
+		}
+	})
+}
+
+// guardMethod turns a method guard into a prototype template's hook.
+func guardMethod(guard func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value) func(*goja.Runtime, goja.Value) {
+	return func(rt *goja.Runtime, v goja.Value) {
+		fn, _ := v.(*goja.Object)
+		if !guardMethodOK(rt, fn, guard) {
+			panic(rt.NewTypeError("jsworker: the allocation guard cannot guard a method"))
+		}
+	}
+}
+
+func guardMethodOK(rt *goja.Runtime, fn *goja.Object, guard func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value) bool {
+	return fn != nil && gojainternal.GuardCall(fn, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
+		return guard(rt, call, orig)
+	})
+}
+
+// The method guards convert the receiver and the arguments once, check, and call goja's method with the converted
+// values (so that a valueOf or toString runs once, as without the guard).
+
+// guardRepeat is String.prototype.repeat(count).
+func guardRepeat(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	if nullish(call.This) {
+		return orig(call) // goja's TypeError
+	}
+	s := call.This.ToString()
+	n := toInteger(call.Argument(0))
+	if l := float64(strLen(s)); l > 0 && !math.IsInf(n, 1) && n*l > maxStringLength {
+		panic(rangeError(rt, "Invalid string length"))
+	}
+	return orig(goja.FunctionCall{This: s, Arguments: []goja.Value{rt.ToValue(n)}})
+}
+
+// guardPad is String.prototype.padStart and padEnd(maxLength, fillString).
+func guardPad(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	if nullish(call.This) {
+		return orig(call)
+	}
+	s := call.This.ToString()
+	n := toInteger(call.Argument(0))
+	fill := goja.Value(rt.ToValue(" "))
+	if f := call.Argument(1); !goja.IsUndefined(f) {
+		fill = f.ToString()
+	}
+	if n > maxStringLength && n > float64(strLen(s)) && strLen(fill) > 0 {
+		panic(rangeError(rt, "Invalid string length"))
+	}
+	return orig(goja.FunctionCall{This: s, Arguments: []goja.Value{rt.ToValue(n), fill}})
+}
+
+// guardJoin is Array.prototype.join(separator).
+func guardJoin(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	o := call.This.ToObject(rt)
+	n := toInteger(o.Get("length"))
+	sep := goja.Value(rt.ToValue(","))
+	if s := call.Argument(0); !goja.IsUndefined(s) {
+		sep = s.ToString()
+	}
+	if n > 1 && (n-1)*float64(strLen(sep)) > maxStringLength {
+		panic(rangeError(rt, "Invalid string length"))
+	}
+	return orig(goja.FunctionCall{This: o, Arguments: []goja.Value{sep}})
+}
+
+// guardFill is Array.prototype.fill(value, start, end): a dense fill of more slots than MaxAllocationBytes holds
+// (16 bytes a slot) is refused.
+func guardFill(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	o := call.This.ToObject(rt)
+	n := toInteger(o.Get("length"))
+	s := clampIndex(toInteger(call.Argument(1)), n)
+	e := n
+	if end := call.Argument(2); !goja.IsUndefined(end) {
+		e = toInteger(end)
+	}
+	e = clampIndex(e, n)
+	if e-s > math.Floor(float64(MaxAllocationBytes)/16) {
+		panic(rangeError(rt, "Invalid array length"))
+	}
+	return orig(goja.FunctionCall{This: o, Arguments: []goja.Value{call.Argument(0), rt.ToValue(s), rt.ToValue(e)}})
+}
+
+// clampIndex is a relative index (negative: from the end) clamped to [0, n].
+func clampIndex(i, n float64) float64 {
+	if i < 0 {
+		return math.Max(n+i, 0)
+	}
+	return math.Min(i, n)
+}
+
+// toInteger is ToIntegerOrInfinity: ToNumber, NaN to 0, truncated.
+func toInteger(v goja.Value) float64 {
+	n := v.ToFloat()
+	if math.IsNaN(n) {
+		return 0
+	}
+	return math.Trunc(n)
+}
+
+func nullish(v goja.Value) bool { return v == nil || goja.IsUndefined(v) || goja.IsNull(v) }
+
+// strLen is the length in UTF-16 code units of a string value.
+func strLen(v goja.Value) int {
+	if s, ok := v.(goja.String); ok {
+		return s.Length()
+	}
+	return len(v.String())
+}
+
+// rangeError makes a RangeError of the engine's own (a script may have replaced the global).
+func rangeError(rt *goja.Runtime, msg string) goja.Value {
+	ctor, ok := gojainternal.TemplateValue(rt, rt.GlobalObject(), "RangeError")
+	if !ok {
+		ctor = rt.GlobalObject().Get("RangeError")
+	}
+	e, err := rt.New(ctor, rt.ToValue(msg))
+	if err != nil {
+		panic(err)
+	}
+	return e
 }

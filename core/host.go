@@ -120,6 +120,8 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 			Interrupt: opts.Interrupt,
 			Schedule:  opts.Schedule,
 			Abort:     h.entryAbort, // TerminateExecution ends a wait (hostlimits.go)
+			// allocguard.go: sharedmem refuses the SharedArrayBuffer lengths the guard refuses
+			MaxAllocation: MaxAllocationBytes,
 		},
 		Report: func(v goja.Value) {
 			msg := "undefined"

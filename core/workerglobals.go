@@ -53,6 +53,8 @@ func (w *Worker) setupRealm() error {
 			CanBlock:  true,
 			Interrupt: w.terminating,
 			Schedule:  w.RunOnLoop,
+			// allocguard.go: sharedmem refuses the SharedArrayBuffer lengths the guard refuses
+			MaxAllocation: MaxAllocationBytes,
 		},
 	})
 	if err != nil {

@@ -49,6 +49,11 @@ type RealmOptions struct {
 	// block. Atomics.waitAsync settles its promises through it; without it,
 	// a waitAsync that would have to wait throws a TypeError.
 	Schedule func(fn func(rt *goja.Runtime)) bool
+
+	// MaxAllocation, if positive, is the largest length new SharedArrayBuffer(length) accepts: a larger one
+	// throws RangeError "Array buffer allocation failed", checked before anything else (core's allocation guard,
+	// core.MaxAllocationBytes). Lengths are limited to MaxByteLength in any case.
+	MaxAllocation int64
 }
 
 // realm is the per-runtime state. It is reached from Go through realmKey,

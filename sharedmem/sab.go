@@ -2,6 +2,7 @@ package sharedmem
 
 import (
 	"errors"
+	"math"
 	"sync"
 
 	"github.com/dop251/goja"
@@ -72,6 +73,11 @@ func (r *realm) installSharedArrayBuffer() error {
 // new.target.prototype, then the allocation — the spec's order.
 func (r *realm) construct(call goja.FunctionCall) goja.Value {
 	newTarget, _ := call.Argument(0).(*goja.Object)
+	if max := r.opts.MaxAllocation; max > 0 {
+		if n := call.Argument(1).ToFloat(); n == n && math.Trunc(n) > float64(max) { // ToIntegerOrInfinity > max
+			panic(r.rangeError("Array buffer allocation failed"))
+		}
+	}
 	byteLength := r.toIndex(call.Argument(1), "SharedArrayBuffer length")
 	maxLen := int64(-1)
 	if opts, ok := call.Argument(2).(*goja.Object); ok {

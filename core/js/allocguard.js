@@ -9,6 +9,13 @@
 	var RangeErr = RangeError, Str = String, Obj = Object, Num = Number, MathTrunc = Math.trunc;
 	var isView = ArrayBuffer.isView;
 	var AB = ArrayBuffer, SAB = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : null;
+	// brand checks: the byteLength getters throw for anything but a genuine buffer (instanceof only reads prototypes)
+	var abLength = Obj.getOwnPropertyDescriptor(AB.prototype, 'byteLength').get;
+	var sabLength = SAB !== null ? Obj.getOwnPropertyDescriptor(SAB.prototype, 'byteLength').get : null;
+	function isBuffer(a, getter) {
+		if (getter === null) return false;
+		try { apply(getter, a, []); return true; } catch (e) { return false; }
+	}
 
 	function toInteger(v) {
 		var n = Num(v);
@@ -53,7 +60,7 @@
 			guardCtor(g, name, function (args) {
 				var a = args[0], n;
 				if (typeof a === 'object' && a !== null) {
-					if (a instanceof AB || (SAB !== null && a instanceof SAB) || isView(a)) return;
+					if (isView(a) || isBuffer(a, abLength) || isBuffer(a, sabLength)) return;
 					n = toInteger(a.length);
 				} else if (args.length > 0) {
 					n = toInteger(a);

@@ -3,8 +3,10 @@
 // arrays and ArrayBuffers, the own properties of plain objects (read, and
 // written once when a new one is built), the names hint of arrays, the
 // representation of strings and integers, the text goja gives errors and
-// stack traces, and the size of a realm's graph (ReachableBytes, for core's
-// memory budgets).
+// stack traces, the size of a realm's graph (ReachableBytes, for core's
+// memory budgets), and the templates goja builds globals and prototypes
+// from together with the call and construct behaviour of its native
+// functions (lazyguard.go: core's allocation guard, at no cost until used).
 //
 // goja exports no way to tell a Map from a WeakMap without running the
 // realm's (patchable) JavaScript, no TypedArray type, and error positions

@@ -10,7 +10,9 @@ import (
 // verifiedGoja is the goja version (go.mod's pseudo-version) every probe of
 // this package was verified against. After a goja upgrade, read the goja
 // sources this package relies on again (goja.Object.self, typedArrayObject,
-// arrayBufferObject, baseObject.propNames, valueInt, asciiString, the
+// arrayBufferObject, baseObject.propNames, valueInt, asciiString,
+// objectTemplate, templatedObject.tmpl, nativeFuncObject.f/construct,
+// valueProperty, the
 // parser's and Error.stack's text), run these tests, and only then update
 // this constant.
 const verifiedGoja = "v0.0.0-20260917113740-793a2a65c13b"

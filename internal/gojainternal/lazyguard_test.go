@@ -1,0 +1,88 @@
+package gojainternal
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/dop251/goja"
+)
+
+// TestLazyGuard: the probe finds and verifies goja's templates and native function fields (verifyLazy).
+func TestLazyGuard(t *testing.T) {
+	if err := LazyGuard(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLazyGuard_FailsClosed: with the internals "changed", every function answers false and changes nothing.
+func TestLazyGuard_FailsClosed(t *testing.T) {
+	rt := goja.New()
+	g := rt.GlobalObject()
+	restore := SimulateChange(errors.New("test"))
+	defer restore()
+	if LazyGuard() == nil {
+		t.Fatal("LazyGuard ignores a simulated change")
+	}
+	if _, err := DeriveTemplate(g, nil); err == nil {
+		t.Error("DeriveTemplate works after a change")
+	}
+	ab := g.Get("ArrayBuffer").(*goja.Object)
+	if GuardConstruct(ab, func([]goja.Value) { panic("no") }) || GuardCall(ab, nil) {
+		t.Error("guarding works after a change")
+	}
+	if _, ok := TemplateValue(rt, g, "ArrayBuffer"); ok {
+		t.Error("TemplateValue works after a change")
+	}
+	if v, err := rt.RunString(`new ArrayBuffer(8).byteLength`); err != nil || v.ToInteger() != 8 {
+		t.Errorf("ArrayBuffer: %v, %v", v, err)
+	}
+}
+
+// TestGuardConstruct_NotNative: a script function or a non-constructor is refused; guarding twice keeps one check.
+func TestGuardConstruct_NotNative(t *testing.T) {
+	rt := goja.New()
+	fn, _ := rt.RunString(`(function F() {})`)
+	if GuardConstruct(fn.(*goja.Object), func([]goja.Value) {}) {
+		t.Error("a script function was guarded")
+	}
+	parse := rt.GlobalObject().Get("parseInt").(*goja.Object) // a native function that is not a constructor
+	if GuardConstruct(parse, func([]goja.Value) {}) {
+		t.Error("parseInt was guarded as a constructor")
+	}
+	ab := rt.GlobalObject().Get("ArrayBuffer").(*goja.Object)
+	n := 0
+	for range 2 {
+		if !GuardConstruct(ab, func([]goja.Value) { n++ }) {
+			t.Fatal("ArrayBuffer cannot be guarded")
+		}
+	}
+	if _, err := rt.RunString(`new ArrayBuffer(1)`); err != nil || n != 1 {
+		t.Errorf("checks run: %d, %v", n, err)
+	}
+}
+
+// TestTemplate_Install: a derived template goes only on an object holding its base, reports what was materialized
+// before, and installing twice does nothing.
+func TestTemplate_Install(t *testing.T) {
+	rt := goja.New()
+	g := rt.GlobalObject()
+	tmpl, err := DeriveTemplate(goja.New().GlobalObject(), map[string]func(*goja.Runtime, goja.Value){
+		"Float64Array": func(*goja.Runtime, goja.Value) {}, "Int8Array": func(*goja.Runtime, goja.Value) {},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Get("Int8Array")
+	if m, ok := tmpl.Install(g); !ok || len(m) != 1 || m[0] != "Int8Array" {
+		t.Errorf("Install: %v, %v", m, ok)
+	}
+	if m, ok := tmpl.Install(g); !ok || m != nil {
+		t.Errorf("second Install: %v, %v", m, ok)
+	}
+	if _, ok := tmpl.Install(rt.NewArray().Prototype()); ok {
+		t.Error("installed on Array.prototype")
+	}
+	if _, ok := tmpl.Install(rt.NewObject()); ok {
+		t.Error("installed on a plain object")
+	}
+}

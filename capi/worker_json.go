@@ -71,7 +71,7 @@ func jsonReceive(fn string, worker, ctx uintptr, timeoutMs uint64, length *uintp
 	if !ok {
 		return nil
 	}
-	f, err := wr.w.ReceiveFrame(timeout(timeoutMs))
+	f, err := receiveFrame(wr.w, timeout(timeoutMs))
 	switch {
 	case errors.Is(err, core.ErrNoMessage), errors.Is(err, core.ErrClosed):
 		return nil

@@ -4,7 +4,8 @@
  *   one way  {i, s: "hello"} main -> worker, 200,000 messages, until the worker confirms the last (throughput.js):
  *            per message (JSValueMakeNumber + JSObjectSetProperty + JSWorkerPostMessage), batched
  *            (ZJSWorkerPostMessages, 1,000 per call) and as JSON text (ZJSWorkerPostJSON of `{"i":N,"s":"hello"}`,
- *            formatted by the host: one library entry per message);
+ *            formatted by the host: one library entry per message); "post loop" is the posting loop alone, per
+ *            message (the host's side; the rest is the worker consuming);
  *   round trip a number, the worker posts it back, the host blocked in the receive (rtt.js, parentPort): values
  *            (JSWorkerPostMessage + JSWorkerReceive, in a handle scope) and JSON (ZJSWorkerPostJSON +
  *            ZJSWorkerReceiveJSON); the median of 20,000 after 1,000 warm-up, in µs;
@@ -14,7 +15,8 @@
  *            JSWorkerReceive) and as JSON (the graph's JSON text, made once; ZJSWorkerPostJSON +
  *            ZJSWorkerReceiveJSON; the worker receives and posts back real objects).
  *
- *   capi_message_bench [runs]    median of runs (default 5); one line per run, then the medians
+ *   capi_message_bench [runs [only]]   median of runs (default 5); one line per run, then the medians; only
+ *                                      ("rtt", "oneway" or "graph") runs that group alone, for profiles
  *
  * The JSON calls are looked up at run time (dlsym), so that the same program measures a library without them (the
  * rows are then skipped): base and new builds can be run alternately with LD_LIBRARY_PATH.
@@ -74,6 +76,8 @@ static JSWorkerRef counter(void) {
     return w;
 }
 
+static double post_loop_us[3]; /* the last one_way's posting loop alone, per message, by mode */
+
 static double finish_one_way(JSWorkerRef w, JSContextRef ctx, double t0) {
     if (JSWorkerReceive(w, ctx, kJSWorkerWaitForever, NULL) == NULL) {
         die("one-way reply");
@@ -120,6 +124,7 @@ static double one_way(JSContextRef ctx, int mode) {
         }
         ZJSHandleScopeClose(ctx, scope);
     }
+    post_loop_us[mode] = (now_ms() - t0) * 1000 / ONE_WAY;
     double r = finish_one_way(w, ctx, t0);
     ZJSHandleScopeClose(ctx, outer);
     JSStringRelease(iKey);
@@ -229,19 +234,36 @@ int main(int argc, char **argv) {
     *(void **)&postJSON = dlsym(RTLD_DEFAULT, "ZJSWorkerPostJSON");
     *(void **)&receiveJSON = dlsym(RTLD_DEFAULT, "ZJSWorkerReceiveJSON");
     int json = postJSON != NULL && receiveJSON != NULL;
-    enum { ONE, BATCH, ONE_JSON, RTT, RTT_JSON, GRAPH, GRAPH_JSON, N };
-    static const char *names[N] = {"one way msg/s",  "batched msg/s", "JSON msg/s",     "round trip us",
-                                   "JSON round trip us", "graph MB/s",  "JSON graph MB/s"};
+    const char *only = argc > 2 ? argv[2] : "";
+    int rtt = !*only || strcmp(only, "rtt") == 0, oneway = !*only || strcmp(only, "oneway") == 0;
+    int graph = !*only || strcmp(only, "graph") == 0;
+    enum { ONE, BATCH, ONE_JSON, POST, POST_BATCH, POST_JSON, RTT, RTT_JSON, GRAPH, GRAPH_JSON, N };
+    static const char *names[N] = {"one way msg/s",      "batched msg/s",  "JSON msg/s",     "post loop us/msg",
+                                   "batched post loop us/msg", "JSON post loop us/msg", "round trip us",
+                                   "JSON round trip us", "graph MB/s",     "JSON graph MB/s"};
     double v[N][MAX_RUNS] = {{0}};
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     for (int r = 0; r < runs; r++) {
-        v[ONE][r] = one_way(ctx, 0);
-        v[BATCH][r] = one_way(ctx, 1);
-        v[RTT][r] = round_trip(ctx, 0);
-        v[GRAPH][r] = graph_MBps(ctx, 0);
-        if (json) {
+        if (oneway) {
+            v[ONE][r] = one_way(ctx, 0);
+            v[POST][r] = post_loop_us[0];
+            v[BATCH][r] = one_way(ctx, 1);
+            v[POST_BATCH][r] = post_loop_us[1];
+        }
+        if (rtt) {
+            v[RTT][r] = round_trip(ctx, 0);
+        }
+        if (graph) {
+            v[GRAPH][r] = graph_MBps(ctx, 0);
+        }
+        if (json && oneway) {
             v[ONE_JSON][r] = one_way(ctx, 2);
+            v[POST_JSON][r] = post_loop_us[2];
+        }
+        if (json && rtt) {
             v[RTT_JSON][r] = round_trip(ctx, 1);
+        }
+        if (json && graph) {
             v[GRAPH_JSON][r] = graph_MBps(ctx, 1);
         }
         printf("run %d:", r + 1);

@@ -16,7 +16,8 @@
  *            ZJSWorkerReceiveJSON; the worker receives and posts back real objects).
  *
  *   capi_message_bench [runs [only]]   median of runs (default 5); one line per run, then the medians; only
- *                                      ("rtt", "oneway" or "graph") runs that group alone, for profiles
+ *                                      ("rtt", "oneway" or "graph", "-value" or "-json" appended for half of
+ *                                      it) runs that group alone, for profiles
  *
  * The JSON calls are looked up at run time (dlsym), so that the same program measures a library without them (the
  * rows are then skipped): base and new builds can be run alternately with LD_LIBRARY_PATH.
@@ -235,8 +236,10 @@ int main(int argc, char **argv) {
     *(void **)&receiveJSON = dlsym(RTLD_DEFAULT, "ZJSWorkerReceiveJSON");
     int json = postJSON != NULL && receiveJSON != NULL;
     const char *only = argc > 2 ? argv[2] : "";
-    int rtt = !*only || strcmp(only, "rtt") == 0, oneway = !*only || strcmp(only, "oneway") == 0;
-    int graph = !*only || strcmp(only, "graph") == 0;
+    int rtt = !*only || strncmp(only, "rtt", 3) == 0, oneway = !*only || strncmp(only, "oneway", 6) == 0;
+    int graph = !*only || strncmp(only, "graph", 5) == 0;
+    int values = strstr(only, "-json") == NULL; /* "oneway-json": the JSON rows only; "-value": no JSON rows */
+    json &= strstr(only, "-value") == NULL;
     enum { ONE, BATCH, ONE_JSON, POST, POST_BATCH, POST_JSON, RTT, RTT_JSON, GRAPH, GRAPH_JSON, N };
     static const char *names[N] = {"one way msg/s",      "batched msg/s",  "JSON msg/s",     "post loop us/msg",
                                    "batched post loop us/msg", "JSON post loop us/msg", "round trip us",
@@ -244,16 +247,16 @@ int main(int argc, char **argv) {
     double v[N][MAX_RUNS] = {{0}};
     JSGlobalContextRef ctx = JSGlobalContextCreate(NULL);
     for (int r = 0; r < runs; r++) {
-        if (oneway) {
+        if (oneway && values) {
             v[ONE][r] = one_way(ctx, 0);
             v[POST][r] = post_loop_us[0];
             v[BATCH][r] = one_way(ctx, 1);
             v[POST_BATCH][r] = post_loop_us[1];
         }
-        if (rtt) {
+        if (rtt && values) {
             v[RTT][r] = round_trip(ctx, 0);
         }
-        if (graph) {
+        if (graph && values) {
             v[GRAPH][r] = graph_MBps(ctx, 0);
         }
         if (json && oneway) {

@@ -282,7 +282,7 @@ func JSWorkerReceive(worker, ctx uintptr, timeoutMs uint64, exception *uintptr) 
 	if !ok {
 		return 0
 	}
-	v, err := wr.w.Receive(c.rt, timeout(timeoutMs))
+	v, err := receiveValue(wr.w, c.rt, timeout(timeoutMs))
 	switch {
 	case err == nil:
 		return c.newValue(v)

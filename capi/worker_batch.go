@@ -62,7 +62,7 @@ func ZJSWorkerReceiveMessages(worker, ctx uintptr, timeoutMs uint64, limit uintp
 	wait := timeout(timeoutMs)
 	n := uintptr(0)
 	for n < limit {
-		v, err := wr.w.Receive(c.rt, wait)
+		v, err := receiveValue(wr.w, c.rt, wait)
 		switch {
 		case err == nil:
 			out[n] = c.newValue(v)

@@ -1949,6 +1949,54 @@ JSWORKER_EXPORT size_t ZJSWorkerReceiveMessages(JSWorkerRef worker, JSContextRef
 
 /*!
 @function
+@abstract Posts a message given as JSON text to a worker (jsworker extension).
+@param worker The worker.
+@param ctx The context in which to store an exception (any context of the calling thread); the message makes no
+ value in it.
+@param json The JSON text, UTF-8, not necessarily NUL-terminated. It is read before the function returns.
+@param length The length of json in bytes.
+@param exception As for JSWorkerPostMessage.
+@result true if the message was queued: the worker receives the value JSON.parse gives for the text, as if
+ JSWorkerPostMessage had posted that value (a message event, in order with the other messages, under the same inbox
+ limits). Otherwise false with nothing queued and one of these exceptions: a SyntaxError whose message contains
+ "invalid JSON" and the byte offset (the grammar of JSON.parse; invalid UTF-8 in a string is invalid too); a
+ DataCloneError for a value the structured clone cannot carry (nesting deeper than 256 levels, a property name with
+ an unpaired surrogate such as "\ud800"); the RangeError and InvalidStateError of JSWorkerPostMessage; a TypeError
+ for an invalid, NULL or other thread's worker or context, or a NULL json with a length above 0.
+@discussion One call into the library per message, and no value handles: the text is converted to the message's
+ serialized form directly, on the calling thread, so invalid text fails before anything is queued. As JSON.parse, a
+ duplicate key keeps its first position and its last value, and "__proto__" is an ordinary key. Never blocks.
+ Thread: the worker's and ctx's owner thread.
+*/
+JSWORKER_EXPORT bool ZJSWorkerPostJSON(JSWorkerRef worker, JSContextRef ctx, const char *json, size_t length,
+                                       JSValueRef *exception);
+
+/*!
+@function
+@abstract Receives the oldest message a worker posted, as JSON text (jsworker extension).
+@param worker The worker.
+@param ctx The context in which to store an exception (any context of the calling thread).
+@param timeoutMs How long to wait for a message, as for JSWorkerReceive.
+@param length If not NULL, receives the length of the text in bytes, without the terminating NUL (0 when the result
+ is NULL).
+@param exception As for JSWorkerReceive.
+@result The text JSON.stringify gives for the message's value: UTF-8, NUL-terminated, allocated with malloc; the
+ caller frees it with free(). NULL without an exception when the timeout passed or the worker has ended and was
+ drained (as JSWorkerReceive). NULL with an exception if the message could not be read, if its value has no JSON
+ text (a TypeError for undefined; JSON.stringify's TypeError for a BigInt or a cycle), or for an invalid argument.
+ The message is consumed either way.
+@discussion Values made only of what JSON.parse makes (null, booleans, numbers, strings, plain objects, dense
+ arrays) and undefined are converted from their serialized form directly, without making a value in ctx; any other
+ value (a Map, a Date, a typed array, a shared reference …) is received into ctx and given to the builtin
+ JSON.stringify there, so the text is the same either way: NaN and Infinity are null, -0 is 0, an undefined property
+ is left out and an undefined array element is null, a lone surrogate is written \udXXX. Blocks the calling thread
+ up to timeoutMs. Thread: the worker's and ctx's owner thread.
+*/
+JSWORKER_EXPORT char *ZJSWorkerReceiveJSON(JSWorkerRef worker, JSContextRef ctx, uint64_t timeoutMs, size_t *length,
+                                           JSValueRef *exception);
+
+/*!
+@function
 @abstract Sets the Go garbage collector's target percentage for the whole process (jsworker extension).
 @param percent The new setting, as GOGC: the heap may grow by this percentage of the live heap before a collection;
  a negative value turns the collector off (until the next call).

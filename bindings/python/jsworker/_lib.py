@@ -229,6 +229,20 @@ if has_shared:
         _f = getattr(lib, _name)
         _f.restype, _f.argtypes = _res, _args
 
+# Messages as JSON text (issue 17): one library entry per message; the received text is malloc'd, freed with libc's
+# free.
+_JSON_PROTOTYPES = {
+    "ZJSWorkerPostJSON": (_B, [_H, _H, ctypes.c_char_p, _Z, _E]),
+    "ZJSWorkerReceiveJSON": (ctypes.c_void_p, [_H, _H, _U64, ctypes.POINTER(_Z), _E]),
+}
+has_json = all(hasattr(lib, n) for n in _JSON_PROTOTYPES)
+if has_json:
+    for _name, (_res, _args) in _JSON_PROTOTYPES.items():
+        _f = getattr(lib, _name)
+        _f.restype, _f.argtypes = _res, _args
+libc_free = ctypes.CDLL(None).free
+libc_free.restype, libc_free.argtypes = None, [ctypes.c_void_p]
+
 has_modules = all(hasattr(lib, n) for n in _OPTIONAL_PROTOTYPES)
 if has_modules:
     for _name, (_res, _args) in _OPTIONAL_PROTOTYPES.items():

@@ -214,6 +214,54 @@ class Worker(_owner.Owned):
                 m.check(exc)
                 raise Error("jsworker: ZJSWorkerPostMessageWithTransfer failed")
 
+    def post_json(self, text):
+        """Sends JSON text (``str`` or UTF-8 ``bytes``) as a message (``ZJSWorkerPostJSON``): the worker receives
+        the value ``JSON.parse`` gives for it, with no Python or JavaScript value made on this side. Raises JSError:
+        ``SyntaxError`` for invalid JSON (nothing is queued), and the errors of ``post``."""
+        if not _lib.has_json:
+            raise Error("jsworker: this libjsworker.so has no ZJSWorkerPostJSON (built before issue 17)")
+        h = self._check()
+        context = self._ctx()
+        ctx = context._check()
+        data = text.encode("utf-8", "surrogatepass") if isinstance(text, str) else bytes(text)
+        with _Scope(ctx):
+            exc = Exc()
+            if not lib.ZJSWorkerPostJSON(h, ctx, data, len(data), exc.ref):
+                context._marshal.check(exc)
+                raise Error("jsworker: ZJSWorkerPostJSON failed")
+
+    def receive_json(self, timeout=None):
+        """Returns the next message as the ``str`` JSON.stringify gives for it (``ZJSWorkerReceiveJSON``), waiting
+        as ``receive`` does and raising what it raises; a message with no JSON text (undefined, a BigInt) raises
+        JSError (TypeError) and is consumed."""
+        if not _lib.has_json:
+            raise Error("jsworker: this libjsworker.so has no ZJSWorkerReceiveJSON (built before issue 17)")
+        h = self._check()
+        found, text = self._receive_json(h, _ms(timeout))
+        if found:
+            return text
+        if self.info.state == TargetState.CLOSED:
+            found, text = self._receive_json(h, 0)
+            if found:
+                return text
+            raise WorkerClosedError("jsworker: the worker has ended and every message was received")
+        raise TimeoutError("jsworker: no message within %s s" % timeout)
+
+    def _receive_json(self, h, ms):
+        context = self._ctx()
+        ctx = context._check()
+        with _Scope(ctx):
+            exc = Exc()
+            n = ctypes.c_size_t()
+            p = lib.ZJSWorkerReceiveJSON(h, ctx, ms, ctypes.byref(n), exc.ref)
+            if not p:
+                context._marshal.check(exc)
+                return False, None
+            try:
+                return True, ctypes.string_at(p, n.value).decode("utf-8")
+            finally:
+                _lib.libc_free(p)
+
     def receive(self, timeout=None):
         """Returns the next message the worker posted, waiting up to ``timeout`` seconds (None: until one comes).
         Raises TimeoutError if none came in time, WorkerClosedError once the worker has ended and every message

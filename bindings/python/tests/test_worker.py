@@ -18,6 +18,22 @@ class WorkerTest(unittest.TestCase):
                 w.post(i)
             self.assertEqual([w.receive(timeout=10) for _ in range(100)], [2 * i for i in range(100)])
 
+    def test_json_messages(self):
+        if not _lib.has_json:
+            self.skipTest("the library has no JSON message calls")
+        with jsworker.Worker(ECHO, name="echo") as w:
+            w.post_json('{"i": 1, "s": "h\\u00e9", "a": [1, 2.5, null]}')
+            w.post({"after": True})  # in order with ordinary posts
+            w.post_json(b"[true]")
+            self.assertEqual(w.receive_json(timeout=10), '{"got":{"i":1,"s":"h\u00e9","a":[1,2.5,null]},"from":"echo"}')
+            self.assertEqual(w.receive(timeout=10), {"got": {"after": True}, "from": "echo"})
+            self.assertEqual(w.receive_json(timeout=10), '{"got":[true],"from":"echo"}')
+            with self.assertRaises(jsworker.JSError) as cm:
+                w.post_json("{bad")
+            self.assertIn("SyntaxError", str(cm.exception))
+            with self.assertRaises(TimeoutError):
+                w.receive_json(timeout=0.05)
+
     def test_structured_round_trip(self):
         value = {"list": [1, "two", {"three": 3.5}], "ok": True, "none": None, "bytes": b"\x00\xfe",
                  "big": 2**70, "text": "ünï\ud800"}

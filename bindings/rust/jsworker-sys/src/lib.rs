@@ -385,6 +385,23 @@ extern "C" {
         timeoutMs: u64,
         exception: *mut JSValueRef,
     ) -> JSValueRef;
+    pub fn ZJSWorkerPostJSON(
+        worker: JSWorkerRef,
+        ctx: JSContextRef,
+        json: *const c_char,
+        length: usize,
+        exception: *mut JSValueRef,
+    ) -> bool;
+    /// The result is malloc'd: free it with `free`.
+    pub fn ZJSWorkerReceiveJSON(
+        worker: JSWorkerRef,
+        ctx: JSContextRef,
+        timeoutMs: u64,
+        length: *mut usize,
+        exception: *mut JSValueRef,
+    ) -> *mut c_char;
+    /// libc's free, for the text ZJSWorkerReceiveJSON returns.
+    pub fn free(p: *mut c_void);
     pub fn JSWorkerTerminate(worker: JSWorkerRef);
     pub fn ZJSWorkerClose(worker: JSWorkerRef);
     pub fn JSWorkerRelease(worker: JSWorkerRef);

@@ -199,6 +199,40 @@ impl Worker {
         Ok(if v.is_null() { None } else { Some(Value::new(ctx, v)) })
     }
 
+    /// Posts JSON text as a message (`ZJSWorkerPostJSON`): the worker receives the value `JSON.parse` gives for
+    /// it, with no value made in ctx (which only carries the exception). Err: `SyntaxError` for invalid JSON
+    /// (nothing is queued), and the errors of `post`.
+    pub fn post_json(&self, ctx: &Context, json: &str) -> Result<()> {
+        ctx.may_run_js()?;
+        let mut exc = ptr::null();
+        if unsafe { sys::ZJSWorkerPostJSON(self.w, ctx.raw(), json.as_ptr().cast(), json.len(), &mut exc) } {
+            return Ok(());
+        }
+        if exc.is_null() {
+            return Err(Error::library("ZJSWorkerPostJSON failed"));
+        }
+        Err(ctx.exception(exc))
+    }
+
+    /// Receives the oldest message as the text `JSON.stringify` gives for it (`ZJSWorkerReceiveJSON`), waiting as
+    /// `receive` does. Ok(None) as for `receive`; Err: the message could not be read or has no JSON text
+    /// (undefined, a BigInt), and is consumed.
+    pub fn receive_json(&self, ctx: &Context, timeout: Duration) -> Result<Option<String>> {
+        let mut exc = ptr::null();
+        let mut n = 0usize;
+        let p = unsafe { sys::ZJSWorkerReceiveJSON(self.w, ctx.raw(), millis(timeout), &mut n, &mut exc) };
+        if !exc.is_null() {
+            return Err(ctx.exception(exc));
+        }
+        if p.is_null() {
+            return Ok(None);
+        }
+        let bytes = unsafe { std::slice::from_raw_parts(p.cast::<u8>(), n) };
+        let text = String::from_utf8_lossy(bytes).into_owned(); // always UTF-8: lone surrogates are escaped
+        unsafe { sys::free(p.cast()) };
+        Ok(Some(text))
+    }
+
     /// Stops the worker at once: running JavaScript is interrupted, queued messages are dropped. What it already
     /// posted can still be received.
     pub fn terminate(&self) {

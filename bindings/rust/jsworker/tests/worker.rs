@@ -180,3 +180,16 @@ fn each_thread_owns_its_own() {
         assert_eq!(*s, (0..50).map(|i| 2.0 * (t * 100 + i) as f64).sum::<f64>());
     }
 }
+
+#[test]
+fn json_messages_in_order_with_values() {
+    let ctx = Context::new().unwrap();
+    let w = Worker::new("onmessage = (e) => postMessage({ got: e.data });").unwrap();
+    w.post_json(&ctx, r#"{"i": 1, "s": "h\u00e9", "a": [1, 2.5, null]}"#).unwrap();
+    w.post(&ctx.number(7.0)).unwrap();
+    assert_eq!(w.receive_json(&ctx, TEN_S).unwrap().unwrap(), r#"{"got":{"i":1,"s":"hé","a":[1,2.5,null]}}"#);
+    assert_eq!(w.receive_json(&ctx, TEN_S).unwrap().unwrap(), r#"{"got":7}"#);
+    let err = w.post_json(&ctx, "{bad").unwrap_err();
+    assert_eq!(err.name, "SyntaxError");
+    assert_eq!(w.receive_json(&ctx, Duration::from_millis(20)).unwrap(), None);
+}

@@ -268,7 +268,8 @@ func (in *instrumenter) throw(ts *ast.ThrowStatement) {
 	}}
 }
 
-// hook builds `__jsworker_on && __jsworker_dbg.hit(N)` for st, with every
+// hook builds the statement hook `if (__jsworker_on) __jsworker_dbg.hit(N, …)`
+// (`__jsworker_on && hit(N)` at the top level) for st, with every
 // position at st's first character, and records statement N. Function
 // declarations (hoisted) and empty statements get none. cached tells
 // whether, inside a function, the hook may test the frame flag instead
@@ -292,17 +293,21 @@ func (in *instrumenter) hook(st ast.Statement, cached bool) ast.Statement {
 	}
 	in.d.stmts = append(in.d.stmts, info)
 	in.s.stmts = append(in.s.stmts, id)
-	// `on && (hit(N, [a, b], this) && (a = back(0, a), b = back(1, b)))`:
-	// nested to the right, so that with the hooks off it is one test and
-	// one jump; the assignments store writes made while paused.
+	// In a function, `if (on) hit(N, [a, b], this) && (a = back(0, a), b = back(1, b));`:
+	// with the hooks off it is one test and one popping jump (an `on && …`
+	// expression statement is one more instruction, its pop); the
+	// assignments store writes made while paused. At the top level, where
+	// the completion value matters, `var __jsworker_v = on && hit(N)`.
 	var e ast.Expression = in.hookExpr(idx, "hit", info.locals, in.num(idx, id))
 	if in.fn != nil {
 		e = in.writeBack(idx, e, info.locals)
+		h := &ast.IfStatement{If: idx, Test: &ast.Identifier{Name: onName, Idx: idx}, Consequent: &ast.ExpressionStatement{Expression: e}}
+		in.flagHook(h, cached)
+		return h
 	}
 	flag := &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}
-	in.flagHook(flag, cached)
 	h := in.hookStatement(idx, flag)
-	if in.fn == nil && in.topHooks != nil {
+	if in.topHooks != nil {
 		in.topHooks[h] = true
 	}
 	return h

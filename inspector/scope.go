@@ -25,9 +25,9 @@ type fnScope struct {
 	closure  []local // enclosing functions' variables, none of them declared anywhere in this function
 	id       int     // the function's number in its Debugger (stmtInfo.fn)
 
-	// The `flag && hit(…)` expressions of the statement hooks, by kind of
+	// The `if (flag) hit(…)` statements of the statement hooks, by kind of
 	// flag (frameflag.go).
-	cachedHooks, freshHooks []*ast.BinaryExpression
+	cachedHooks, freshHooks []*ast.IfStatement
 	throwTemp               bool // a throw statement uses the var throwTempName
 }
 

@@ -1,6 +1,7 @@
 package inspector
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -21,6 +22,13 @@ var unguardedSrcs = []string{
 	`function thrower(o) { return o.missing.x; } var r; try { thrower({}); } catch (e) { r = e.name; } r`,
 	`function a() { return arguments.length; } a(1, 2, 3)`,
 	`function h() { return; } h() === undefined`,
+	// call-free loops (twin.go)
+	`function f(n) { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; } f(10)`,
+	`function g(n) { var s = 0; outer: for (let i = 0; i < n; i++) { for (let j = 0; j < n; j++) { if (j > i) continue outer; if (i * j > 6) break outer; s += j; } } return s; } g(5)`,
+	`function h(n) { var k = 0; do { k += 2; } while (k < n); while (k > 0) k -= 3; return k; } h(9)`,
+	`function m(o) { var t = 0; for (var i = 0; i < 3; i++) { t += o.v; } return t; } m({ get v() { return 2; } })`,
+	`function c() { var x = 0; var get = function () { return x; }; for (var i = 0; i < 3; i++) x += i; return get(); } c()`,
+	`function b(n) { var s = ""; for (var i = 0; i < n; i++) { let q = i * 2; const r = q + 1; s += r; if (s.length > 4) break; } return s + i; } b(9)`,
 }
 
 // TestUnguarded_RunsOnce: a one-statement function computes what the plain
@@ -151,5 +159,51 @@ func TestFrameFlag_BreakpointSetInLoop(t *testing.T) {
 	want, _ := goja.New().RunString(src + "\nr")
 	if r == nil || !r.StrictEquals(want) {
 		t.Fatalf("r = %v, want %v", r, want)
+	}
+}
+
+// TestTwin_Shape: a call-free loop of a function, after a hook that leaves
+// the frame flag valid, runs as `if (__jsworker_f) loop else plain loop`;
+// a loop with a call, a throw or a function in it, and a top-level loop,
+// have no plain copy.
+func TestTwin_Shape(t *testing.T) {
+	for _, c := range []struct {
+		src   string
+		twins int
+	}{
+		{`function loop(n) { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; }`, 1},
+		{`function f(n) { while (n > 0) { n--; } do { n++; } while (n < 3); return n; }`, 2},
+		{`function f(n) { for (;;) { for (;;) { break; } break; } }`, 1},
+		{`function f(x) { for (var i = 0; i < x; i++) { g(i); } }`, 0},
+		{`function f() { for (;;) { throw 1; } }`, 0},
+		{`function f(a) { for (var i = 0; i < 2; i++) { a[i] = function () {}; } }`, 0},
+		{`function f(o) { for (var k in o) { o[k]++; } }`, 0},
+		{`var a = 0; for (;;) { a++; }`, 0},
+	} {
+		d := NewDebugger()
+		prg, err := goja.Parse("x.js", c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := d.instrument(d.newScript("x.js", c.src), prg, false, nil); err != nil {
+			t.Fatal(err)
+		}
+		twins := 0
+		astwalk.Inspect(prg, func(n ast.Node) bool {
+			if is, ok := n.(*ast.IfStatement); ok && is.Alternate != nil {
+				id, _ := is.Test.(*ast.Identifier)
+				switch is.Consequent.(type) {
+				case *ast.ForStatement, *ast.WhileStatement, *ast.DoWhileStatement:
+					if id != nil && id.Name == frameFlagName && reflect.TypeOf(is.Consequent) == reflect.TypeOf(is.Alternate) &&
+						is.Consequent != is.Alternate {
+						twins++
+					}
+				}
+			}
+			return true
+		})
+		if twins != c.twins {
+			t.Errorf("%s: %d loop twins, want %d", c.src, twins, c.twins)
+		}
 	}
 }

@@ -15,8 +15,8 @@ import (
 const frameFlagName = "__jsworker_f"
 
 // A statement hook of a function is either a refreshing one,
-// `(__jsworker_f = __jsworker_on) && hit(…)`, or a cached one,
-// `__jsworker_f && hit(…)`. onName changes only in Go code running on the
+// `if (__jsworker_f = __jsworker_on) hit(…)`, or a cached one,
+// `if (__jsworker_f) hit(…)`. onName changes only in Go code running on the
 // target's thread (Debugger.enable and disable), which JavaScript reaches
 // only through a call; so a hook may be cached when no call can have run in
 // its frame since the frame's last refreshing hook. The instrumenter judges
@@ -24,7 +24,7 @@ const frameFlagName = "__jsworker_f"
 // function refreshes, a hook right after a call-free statement (callFree) of
 // the same list is cached, and every hook inside a call-free statement that
 // was itself entered with a valid flag is cached; any other hook refreshes.
-// A function with no cached hook keeps the plain `__jsworker_on && hit(…)`.
+// A function with no cached hook keeps the plain `if (__jsworker_on) hit(…)`.
 //
 // Implicit calls (getters, setters, valueOf, iterators, Proxy traps) are not
 // counted: a native function reached that way that enables the Debugger
@@ -32,16 +32,13 @@ const frameFlagName = "__jsworker_f"
 // inspector commands from inside a native callback) leaves the frames
 // already running with a stale false until their next refreshing hook.
 
-// flagHook records the `flag && …` expression of a statement hook of the
+// flagHook records the `if (flag) …` statement of a statement hook of the
 // current function, cached or refreshing; finishFunction rewrites its flag.
-func (in *instrumenter) flagHook(e *ast.BinaryExpression, cached bool) {
-	if in.fn == nil {
-		return
-	}
+func (in *instrumenter) flagHook(h *ast.IfStatement, cached bool) {
 	if cached {
-		in.fn.cachedHooks = append(in.fn.cachedHooks, e)
+		in.fn.cachedHooks = append(in.fn.cachedHooks, h)
 	} else {
-		in.fn.freshHooks = append(in.fn.freshHooks, e)
+		in.fn.freshHooks = append(in.fn.freshHooks, h)
 	}
 }
 
@@ -65,11 +62,11 @@ func finishFunction(fs *fnScope, decls *[]*ast.VariableDeclaration, n ast.Node) 
 		return
 	}
 	flag := func() *ast.Identifier { return &ast.Identifier{Name: frameFlagName, Idx: at} }
-	for _, e := range fs.cachedHooks {
-		e.Left = flag()
+	for _, h := range fs.cachedHooks {
+		h.Test = flag()
 	}
-	for _, e := range fs.freshHooks {
-		e.Left = &ast.AssignExpression{Operator: token.ASSIGN, Left: flag(), Right: &ast.Identifier{Name: onName, Idx: at}}
+	for _, h := range fs.freshHooks {
+		h.Test = &ast.AssignExpression{Operator: token.ASSIGN, Left: flag(), Right: &ast.Identifier{Name: onName, Idx: at}}
 	}
 	*decls = append(*decls, &ast.VariableDeclaration{Var: at, List: []*ast.Binding{{Target: flag()}}})
 }

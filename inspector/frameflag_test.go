@@ -24,12 +24,21 @@ func hookFlags(t *testing.T, src string) []string {
 	}
 	var out []string
 	astwalk.Inspect(prg, func(n ast.Node) bool {
-		be, ok := n.(*ast.BinaryExpression)
-		if !ok {
+		var test, right ast.Expression
+		switch n := n.(type) {
+		case *ast.IfStatement: // a function's hook: if (flag) hit(…) && (a = back(…))
+			es, ok := n.Consequent.(*ast.ExpressionStatement)
+			if !ok {
+				return true
+			}
+			test, right = n.Test, es.Expression
+		case *ast.BinaryExpression: // a top-level hook: on && hit(…)
+			test, right = n.Left, n.Right
+		default:
 			return true
 		}
-		call, ok := be.Right.(*ast.CallExpression)
-		if r, isAnd := be.Right.(*ast.BinaryExpression); isAnd { // hit(…) && (a = back(…))
+		call, ok := right.(*ast.CallExpression)
+		if r, isAnd := right.(*ast.BinaryExpression); isAnd { // hit(…) && (a = back(…))
 			call, ok = r.Left.(*ast.CallExpression)
 		}
 		if !ok {
@@ -38,7 +47,7 @@ func hookFlags(t *testing.T, src string) []string {
 		if dot, ok := call.Callee.(*ast.DotExpression); !ok || dot.Identifier.Name != "hit" {
 			return true
 		}
-		switch l := be.Left.(type) {
+		switch l := test.(type) {
 		case *ast.Identifier:
 			if l.Name == onName {
 				out = append(out, "on")

@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/token"
 	"github.com/dop251/goja/unistring"
+	"github.com/jsworker/jsworker/internal/astwalk"
 )
 
 // concise gives an expression-bodied arrow function `(x) => e` a statement
@@ -108,7 +109,8 @@ func (in *instrumenter) writeBack(idx file.Idx, e ast.Expression, locals []local
 // (null.x) or the engine — reaches the debugger while the function's frame is
 // still on the stack. Every position is the body's opening brace. The
 // rethrow keeps the value; an Error keeps its stack (captured when it was
-// made). The locals passed are the parameters and vars.
+// made). The locals passed are the parameters and vars. A body that is one
+// statement and its hook runs the try only while the flag is on (unguarded).
 func (in *instrumenter) guard(body *ast.BlockStatement) {
 	if body == nil || in.fn == nil {
 		return
@@ -143,7 +145,60 @@ func (in *instrumenter) guard(body *ast.BlockStatement) {
 			}},
 		},
 	}
+	if single := in.unguarded(body.List[start:]); single != nil {
+		body.List = append(body.List[:start:start], &ast.IfStatement{If: idx, Test: &ast.Identifier{Name: onName, Idx: idx}, Consequent: try, Alternate: single})
+		return
+	}
 	body.List = append(body.List[:start:start], try)
+}
+
+// unguarded returns the statement st of a function body that is, after the
+// directive prologue, only st's hook and st, when the body may run
+// `if (on) { try { hook; st } catch … } else st` (guard): st is a return or
+// an expression statement, so no hook of the frame follows the first one,
+// with no function or class in it (they would be instrumented once and
+// appear twice), in a function that is neither async nor a generator (it
+// cannot be resumed after the flag changed). With no session, the function
+// then pays one flag test and no try. Otherwise it returns nil.
+//
+// The flag is read once, at entry: a session that enables the Debugger
+// while such a function is in a call it makes (possible only in a host realm
+// whose host dispatches inspector commands from inside a native callback)
+// sees no exception pause for an error a builtin raises in the rest of st
+// in that frame; the frames that called it, if they entered with the flag
+// on, still do. st is compiled twice; the copies share its nodes, which the
+// compiler only reads.
+func (in *instrumenter) unguarded(list []ast.Statement) ast.Statement {
+	if len(list) != 2 || in.fn.async || in.fn.generator {
+		return nil
+	}
+	if h, ok := list[0].(*ast.IfStatement); !ok || !slices.Contains(in.fn.freshHooks, h) && !slices.Contains(in.fn.cachedHooks, h) {
+		return nil
+	}
+	st := list[1]
+	switch st.(type) {
+	case *ast.ReturnStatement, *ast.ExpressionStatement:
+	default:
+		return nil
+	}
+	if containsFunction(st) {
+		return nil
+	}
+	return st
+}
+
+// containsFunction reports whether n contains a function, arrow, method or
+// class.
+func containsFunction(n ast.Node) bool {
+	found := false
+	astwalk.Inspect(n, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FunctionLiteral, *ast.ArrowFunctionLiteral, *ast.ClassLiteral:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 // guardTop gives the statements of a script's top level what guard gives a
@@ -268,7 +323,8 @@ func (in *instrumenter) throw(ts *ast.ThrowStatement) {
 	}}
 }
 
-// hook builds `__jsworker_on && __jsworker_dbg.hit(N)` for st, with every
+// hook builds the statement hook `if (__jsworker_on) __jsworker_dbg.hit(N, …)`
+// (`__jsworker_on && hit(N)` at the top level) for st, with every
 // position at st's first character, and records statement N. Function
 // declarations (hoisted) and empty statements get none. cached tells
 // whether, inside a function, the hook may test the frame flag instead
@@ -292,17 +348,21 @@ func (in *instrumenter) hook(st ast.Statement, cached bool) ast.Statement {
 	}
 	in.d.stmts = append(in.d.stmts, info)
 	in.s.stmts = append(in.s.stmts, id)
-	// `on && (hit(N, [a, b], this) && (a = back(0, a), b = back(1, b)))`:
-	// nested to the right, so that with the hooks off it is one test and
-	// one jump; the assignments store writes made while paused.
+	// In a function, `if (on) hit(N, [a, b], this) && (a = back(0, a), b = back(1, b));`:
+	// with the hooks off it is one test and one popping jump (an `on && …`
+	// expression statement is one more instruction, its pop); the
+	// assignments store writes made while paused. At the top level, where
+	// the completion value matters, `var __jsworker_v = on && hit(N)`.
 	var e ast.Expression = in.hookExpr(idx, "hit", info.locals, in.num(idx, id))
 	if in.fn != nil {
 		e = in.writeBack(idx, e, info.locals)
+		h := &ast.IfStatement{If: idx, Test: &ast.Identifier{Name: onName, Idx: idx}, Consequent: &ast.ExpressionStatement{Expression: e}}
+		in.flagHook(h, cached)
+		return h
 	}
 	flag := &ast.BinaryExpression{Operator: token.LOGICAL_AND, Left: &ast.Identifier{Name: onName, Idx: idx}, Right: e}
-	in.flagHook(flag, cached)
 	h := in.hookStatement(idx, flag)
-	if in.fn == nil && in.topHooks != nil {
+	if in.topHooks != nil {
 		in.topHooks[h] = true
 	}
 	return h

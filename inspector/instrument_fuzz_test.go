@@ -31,6 +31,10 @@ func FuzzInstrument(f *testing.F) {
 	}
 	f.Add(`var o = { m() { return 3 }, get g() { return 4 } }; o.m() + o.g`)
 	f.Add(`try { throw 1 } catch { 2 } finally { 3 }`)
+	f.Add("var n = 0; function inc() { n++; } function fib(k) { return k < 2 ? k : fib(k - 1) + fib(k - 2); }\n" +
+		"class A { constructor(v) { this.v = v; } get w() { return this.v * 2; } } class B extends A { constructor() { super(3); } }\n" +
+		"function bad(o) { return o.x.y; } var e; try { bad({}); } catch (x) { e = x.message; }\n" +
+		"inc(); inc(); [n, fib(10), new B().w, e, ((a) => { return a + 1; })(1)].join()")
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return // the parser's cost is not what this target measures

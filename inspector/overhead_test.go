@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // overheadSrc is core's BenchmarkInspectable workload, without the worker.
@@ -13,13 +14,20 @@ function loop(n) { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; 
 function sort(n) { var a = []; for (var i = 0; i < n; i++) a.push({ k: (i * 7919) % n }); a.sort((x, y) => x.k - y.k); return a.length; }`
 
 // BenchmarkOverhead measures what instrumentation costs with no session
-// attached, the plain and the instrumented program run alternately in two
+// attached, the plain (depth-guarded, as core compiles it) and the instrumented program run alternately in two
 // runtimes (so that a busy machine slows both alike). It reports, per
 // workload, the ratio of the fastest instrumented run to the fastest plain
 // one (x-fib, x-loop, x-sort); ns/op is one round of all six runs.
 func BenchmarkOverhead(b *testing.B) {
 	plain, inst := goja.New(), goja.New()
-	if _, err := plain.RunString(overheadSrc); err != nil {
+	if err := depthguard.Ensure(plain); err != nil { // both pay the depth guard, as in core
+		b.Fatal(err)
+	}
+	plainPrg, err := depthguard.Compile("bench.js", overheadSrc, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, err := plain.RunProgram(plainPrg); err != nil {
 		b.Fatal(err)
 	}
 	d := NewDebugger()

@@ -15,19 +15,20 @@ import (
 // names visible so far, innermost last, and those of enclosing functions
 // it can reach (its closure).
 type fnScope struct {
-	names    []local
-	base     int // names[:base] are the parameters and vars: never in a TDZ
-	this     bool
-	async    bool
-	lists    int     // statement lists being walked: 1 in the body, more in nested blocks
-	nparams  int     // names[:nparams] are the parameters
-	inParams bool    // the parameter list is being walked (default values, destructuring defaults)
-	closure  []local // enclosing functions' variables, none of them declared anywhere in this function
-	id       int     // the function's number in its Debugger (stmtInfo.fn)
+	names     []local
+	base      int // names[:base] are the parameters and vars: never in a TDZ
+	this      bool
+	async     bool
+	generator bool
+	lists     int     // statement lists being walked: 1 in the body, more in nested blocks
+	nparams   int     // names[:nparams] are the parameters
+	inParams  bool    // the parameter list is being walked (default values, destructuring defaults)
+	closure   []local // enclosing functions' variables, none of them declared anywhere in this function
+	id        int     // the function's number in its Debugger (stmtInfo.fn)
 
-	// The `flag && hit(…)` expressions of the statement hooks, by kind of
+	// The `if (flag) hit(…)` statements of the statement hooks, by kind of
 	// flag (frameflag.go).
-	cachedHooks, freshHooks []*ast.BinaryExpression
+	cachedHooks, freshHooks []*ast.IfStatement
 	throwTemp               bool // a throw statement uses the var throwTempName
 }
 
@@ -60,7 +61,7 @@ func (in *instrumenter) enter(n ast.Node) *fnScope {
 	switch n := n.(type) {
 	case *ast.FunctionLiteral:
 		fs.this = !in.ctor
-		fs.async = n.Async
+		fs.async, fs.generator = n.Async, n.Generator
 		fs.names = params(fs.names, n.ParameterList)
 		fs.nparams = len(fs.names)
 		decls = n.DeclarationList

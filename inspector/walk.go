@@ -20,7 +20,8 @@ type instrumenter struct {
 	hoisted bool     // the next function is a function declaration (it may run before its enclosing lets)
 	clean   bool     // inside a call-free statement entered with a valid frame flag: hooks may be cached (frameflag.go)
 
-	topHooks map[ast.Statement]bool // the statement hooks outside any function, for guardTop
+	topHooks map[ast.Statement]bool    // the statement hooks outside any function, for guardTop
+	twins    map[twinKey]ast.Statement // the loops of a second parse of the source, by span (twin.go); nil until needed
 
 	// skip is nil, or reports the statements that get no hook: code a
 	// module transform generated (modules.go).
@@ -145,6 +146,8 @@ func forDeclared(into ast.ForInto) []local {
 // hooks of a function's statements test its frame flag where it is valid
 // (frameflag.go): dirty is true where a call may have run since the last
 // refreshing hook, as at the start of a list outside a call-free statement.
+// A call-free loop entered with a valid flag also gets a plain copy for
+// when the flag is false (twin.go).
 func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 	out := make([]ast.Statement, 0, 2*len(stmts))
 	prologue := true
@@ -176,9 +179,14 @@ func (in *instrumenter) list(stmts []ast.Statement) []ast.Statement {
 		}
 		free := in.fn != nil && callFree(st)
 		if free && !dirty && !in.clean {
+			var plain ast.Statement // the loop's plain copy (twin.go)
+			if h != nil && in.twinnable(st) {
+				plain = in.twin(st, st.Idx0(), st.Idx1())
+			}
 			in.clean = true
 			in.walk(st)
 			in.clean = false
+			st = in.withTwin(st, plain)
 		} else {
 			in.walk(st)
 		}

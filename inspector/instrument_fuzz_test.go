@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"time"
@@ -31,6 +32,7 @@ func FuzzInstrument(f *testing.F) {
 	}
 	f.Add(`var o = { m() { return 3 }, get g() { return 4 } }; o.m() + o.g`)
 	f.Add(`try { throw 1 } catch { 2 } finally { 3 }`)
+	defer debug.SetGCPercent(debug.SetGCPercent(fuzzGCPercent))
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {
 			return // the parser's cost is not what this target measures
@@ -39,13 +41,15 @@ func FuzzInstrument(f *testing.F) {
 		// fuzzing process with the program, so that the engine keeps it.
 		hang := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("fuzz: the program ran past 10 s:\n%.2000s", src)) })
 		defer hang.Stop()
-		plain := runForFuzz(src, false)
-		inst := runForFuzz(src, true)
-		if plain.skip || inst.skip {
-			return
-		}
+		plain := runForFuzz(src, false, plainBudget)
+		// A plain run that hit its budget or the stack limit is not run instrumented (nothing to compare it
+		// with), but the instrumenter must still compile what goja compiles.
+		inst := runForFuzz(src, true, instrumentedBudget(plain))
 		if plain.compileErr != inst.compileErr {
 			t.Fatalf("compile: plain %q, instrumented %q\n%s", plain.compileErr, inst.compileErr, src)
+		}
+		if plain.skip || inst.skip {
+			return
 		}
 		if plain.out != inst.out || plain.result != inst.result || plain.exception != inst.exception {
 			t.Fatalf("plain and instrumented differ for\n%s\nplain:        out %q result %q exception %q\ninstrumented: out %q result %q exception %q",
@@ -54,15 +58,41 @@ func FuzzInstrument(f *testing.F) {
 	})
 }
 
+// The fuzzing budgets. A program that loops spends its whole budget, so the budgets are most of what a looping
+// input costs: the plain run gets plainBudget, and the instrumented run (the hooks make it slower) the larger of
+// instBudgetMin and instSlowdown times what the plain run took. A run that hits its budget on either side is
+// not compared, so a lower budget skips more programs but never makes two unlike runs look like a finding.
+const (
+	plainBudget   = 40 * time.Millisecond
+	instBudgetMin = 100 * time.Millisecond
+	instSlowdown  = 20
+)
+
+// fuzzGCPercent is GOGC while a fuzz target of this package runs: each input makes and drops whole runtimes, and
+// collecting them less often costs memory, not coverage.
+const fuzzGCPercent = 400
+
+// instrumentedBudget is the instrumented run's budget after plain, or 0 (compile only) when plain was not run
+// to its end.
+func instrumentedBudget(plain fuzzRun) time.Duration {
+	if plain.skip || plain.compileErr != "" {
+		return 0
+	}
+	return max(instBudgetMin, instSlowdown*plain.took)
+}
+
 type fuzzRun struct {
 	out, result, exception, compileErr string
-	skip                               bool
+	skip                               bool          // not run to its end: budget, stack limit, output limit, or not run at all
+	took                               time.Duration // how long the run took
 }
 
 // bytecodeOffset is the "(N)" goja appends to each frame's position: the hooks shift it, nothing else.
 var bytecodeOffset = regexp.MustCompile(`:(\d+):(\d+)\(\d+\)`)
 
-func runForFuzz(src string, instrumented bool) (r fuzzRun) {
+// runForFuzz compiles src (instrumented or not) in a fresh runtime and runs it for up to budget; a budget of 0
+// only compiles it (skip is then true).
+func runForFuzz(src string, instrumented bool, budget time.Duration) (r fuzzRun) {
 	rt := goja.New()
 	rt.SetRandSource(rand.New(rand.NewSource(1)).Float64)
 	rt.SetTimeSource(func() time.Time { return time.Unix(1_700_000_000, 0) })
@@ -100,9 +130,15 @@ func runForFuzz(src string, instrumented bool) (r fuzzRun) {
 		r.compileErr = err.Error()
 		return r
 	}
-	timer := time.AfterFunc(250*time.Millisecond, func() { rt.Interrupt("fuzz: time budget") })
+	if budget == 0 {
+		r.skip = true
+		return r
+	}
+	timer := time.AfterFunc(budget, func() { rt.Interrupt("fuzz: time budget") })
 	defer timer.Stop()
+	start := time.Now()
 	v, err := rt.RunProgram(prg)
+	r.took = time.Since(start)
 	r.out = out.String()
 	var intr *goja.InterruptedError
 	var so *goja.StackOverflowError

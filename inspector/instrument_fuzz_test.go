@@ -6,6 +6,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
@@ -51,6 +53,10 @@ func FuzzInstrument(f *testing.F) {
 		if plain.skip || inst.skip {
 			return
 		}
+		if plain.exception != inst.exception && unpositionedTag(src) &&
+			framePosition.ReplaceAllString(plain.exception, "") == framePosition.ReplaceAllString(inst.exception, "") {
+			return // goja's known stale position for a tagged template with a literal tag (unpositionedTag)
+		}
 		if plain.out != inst.out || plain.result != inst.result || plain.exception != inst.exception {
 			t.Fatalf("plain and instrumented differ for\n%s\nplain:        out %q result %q exception %q\ninstrumented: out %q result %q exception %q",
 				src, plain.out, plain.result, plain.exception, inst.out, inst.result, inst.exception)
@@ -85,6 +91,54 @@ type fuzzRun struct {
 	out, result, exception, compileErr string
 	skip                               bool          // not run to its end: budget, stack limit, output limit, or not run at all
 	took                               time.Duration // how long the run took
+}
+
+// framePosition is a stack frame's ":line:column".
+var framePosition = regexp.MustCompile(`:\d+:\d+`)
+
+// unpositionedTag reports whether src has a tagged template whose tag is a literal or a comma expression
+// (0“, "s"“, (a, b)“): goja records no source position for such a call, so an exception it throws is
+// reported at whatever position the realm recorded last — the start of the script when plain, a hook's when
+// instrumented. Positions of such exceptions are not compared (found by FuzzInstrument, corpus 156474a8b49ce797).
+func unpositionedTag(src string) bool {
+	prg, err := goja.Parse("f.js", src)
+	if err != nil {
+		return false
+	}
+	found := false
+	var visit func(v reflect.Value, depth int)
+	visit = func(v reflect.Value, depth int) {
+		if found || depth > 10_000 || !v.IsValid() {
+			return
+		}
+		switch v.Kind() {
+		case reflect.Pointer, reflect.Interface:
+			if v.IsNil() {
+				return
+			}
+			if tl, ok := v.Interface().(*ast.TemplateLiteral); ok && tl.Tag != nil {
+				switch tl.Tag.(type) {
+				case *ast.NumberLiteral, *ast.StringLiteral, *ast.NullLiteral, *ast.BooleanLiteral,
+					*ast.RegExpLiteral, *ast.TemplateLiteral, *ast.SequenceExpression:
+					found = true
+					return
+				}
+			}
+			visit(v.Elem(), depth+1)
+		case reflect.Struct:
+			for i := 0; i < v.NumField(); i++ {
+				if v.Type().Field(i).IsExported() {
+					visit(v.Field(i), depth+1)
+				}
+			}
+		case reflect.Slice:
+			for i := 0; i < v.Len(); i++ {
+				visit(v.Index(i), depth+1)
+			}
+		}
+	}
+	visit(reflect.ValueOf(prg), 0)
+	return found
 }
 
 // bytecodeOffset is the "(N)" goja appends to each frame's position: the hooks shift it, nothing else.

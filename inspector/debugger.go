@@ -5,6 +5,7 @@ package inspector
 
 import (
 	"slices"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/depthguard"
@@ -112,22 +113,7 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	// target runs (so with the realm's own Proxy and Function) and never
 	// instrumented. Names the scope object lacks resolve outside it; the
 	// proxy claims `arguments` so that the helper's own does not show.
-	h, err := rt.RunString(`(function (P, F, own) {
-  var run = F("__scope", "__src", "with (__scope) { return eval(__src); }");
-  return function (scopes, thisv, src) {
-    var owner = function (k) {
-      if (typeof k !== "string") return null;
-      for (var i = 0; i < scopes.length; i++) if (own.call(scopes[i], k)) return scopes[i];
-      return null;
-    };
-    var traps = {
-      has: function (t, k) { return k === "arguments" || owner(k) !== null; },
-      get: function (t, k) { var o = owner(k); return o ? o[k] : undefined; },
-      set: function (t, k, v) { var o = owner(k); if (o) o[k] = v; return true; }
-    };
-    return run.call(thisv, new P(scopes[0] || {}, traps), src);
-  };
-})(Proxy, Function, Object.prototype.hasOwnProperty)`)
+	h, err := rt.RunProgram(evalInProgram())
 	if err != nil {
 		return err
 	}
@@ -257,3 +243,24 @@ func (s *Session) detachDebugger() {
 		d.detach(s)
 	}
 }
+
+// evalInProgram is the evaluateOnCallFrame helper's program (Install), compiled once per process: a
+// goja.Program is immutable, and every realm runs its own instance of it.
+var evalInProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("", `(function (P, F, own) {
+  var run = F("__scope", "__src", "with (__scope) { return eval(__src); }");
+  return function (scopes, thisv, src) {
+    var owner = function (k) {
+      if (typeof k !== "string") return null;
+      for (var i = 0; i < scopes.length; i++) if (own.call(scopes[i], k)) return scopes[i];
+      return null;
+    };
+    var traps = {
+      has: function (t, k) { return k === "arguments" || owner(k) !== null; },
+      get: function (t, k) { var o = owner(k); return o ? o[k] : undefined; },
+      set: function (t, k, v) { var o = owner(k); if (o) o[k] = v; return true; }
+    };
+    return run.call(thisv, new P(scopes[0] || {}, traps), src);
+  };
+})(Proxy, Function, Object.prototype.hasOwnProperty)`, false)
+})

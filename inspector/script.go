@@ -117,7 +117,7 @@ func sourceURL(source, url string) (string, bool) {
 // Debugger.scriptParsed at once, and URL breakpoints set before resolve in it
 // (Debugger.breakpointResolved to the session that set them).
 func (d *Debugger) Compile(url, source string) (*goja.Program, error) {
-	prg, err := goja.Parse(url, source)
+	prg, err := depthguard.Parse(url, source)
 	if err != nil {
 		return nil, err
 	}

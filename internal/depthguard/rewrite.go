@@ -1,6 +1,8 @@
 package depthguard
 
 import (
+	"fmt"
+
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
@@ -13,12 +15,24 @@ import (
 // code). A syntax error is returned as goja.Compile returns it (a
 // *goja.CompilerSyntaxError).
 func Compile(name, src string, strict bool) (*goja.Program, error) {
-	prg, err := goja.Parse(name, src, parser.WithDisableSourceMaps)
+	prg, err := Parse(name, src, parser.WithDisableSourceMaps)
 	if err != nil {
 		return nil, err
 	}
 	Rewrite(prg)
 	return goja.CompileAST(prg, strict)
+}
+
+// Parse is goja.Parse, with a panic of goja's parser (it has one on some malformed input, found by
+// inspector.FuzzInstrument: an index out of range in checkComma) returned as a *goja.CompilerSyntaxError.
+func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error) {
+	defer func() {
+		if x := recover(); x != nil {
+			prg, err = nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{
+				Message: fmt.Sprintf("SyntaxError: %s: the parser failed: %v", name, x)}}
+		}
+	}()
+	return goja.Parse(name, src, opts...)
 }
 
 // Rewrite splices the guard call into the body of every function of prg:

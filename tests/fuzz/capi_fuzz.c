@@ -3,13 +3,16 @@
  * handles from pools of live, released (stale), other-kind (foreign) and made-up handles, or NULL, and its strings
  * and scripts from the input. The library must answer every call — NULL/false, an exception, a documented error —
  * and never crash, corrupt memory (AddressSanitizer) or hang. Everything still live is released at the end of each
- * input, so that inputs are independent.
+ * input, so that inputs are independent — with one exception, made because creating a context (a realm with all
+ * its globals) is most of what an input costs: a context the input left pristine goes back to a pool that later
+ * inputs take their new contexts from (see "The context pool" below).
  *
  * Build: make fuzz-capi (clang -fsanitize=fuzzer,address against build/libjsworker.so). Run:
  *   build/fuzz/capi_fuzz -max_total_time=60 build/fuzz/corpus tests/fuzz/corpus
  */
 #include "jsworker.h"
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -74,9 +77,12 @@ static const char *worker_sources[] = {
 typedef struct {
     JSGlobalContextRef ctx[POOL];
     int nctx;
+    bool dirty[POOL]; /* ctx[i] was given to a call that may change what its JavaScript sees */
+    int uses[POOL];   /* how many inputs ctx[i] has served before this one */
     JSGlobalContextRef deadctx[POOL];
     int ndeadctx;
     JSValueRef val[POOL];
+    JSGlobalContextRef valctx[POOL]; /* the context val[i] was made in */
     int nval;
     JSStringRef str[POOL];
     int nstr;
@@ -122,10 +128,76 @@ static void *handle(in *r, state *s, const void *live, const void *dead) {
 #define VAL() ((JSValueRef)handle(r, s, PICK(s->val, s->nval), NULL))
 #define STR() ((JSStringRef)handle(r, s, PICK(s->str, s->nstr), PICK(s->deadstr, s->ndeadstr)))
 
+/* keep_value keeps v, made in ctx, for later calls: values are kept whatever their context, since another
+ * context's value is a foreign handle. */
 static void keep_value(state *s, JSGlobalContextRef ctx, JSValueRef v) {
-    (void)ctx; /* values are kept whatever their context: another context's value is a foreign handle */
     if (v != NULL && s->nval < POOL) {
+        s->valctx[s->nval] = ctx;
         s->val[s->nval++] = v;
+    }
+}
+
+/*
+ * The context pool. A context is taken from the pool (or created) by op 0 and, at the end of the input, returned
+ * to the pool only if it is still pristine: no call that could change anything its JavaScript can observe was
+ * given it, or a value made in it, as any parameter (M marks them: scripts, property writes, calls, protection,
+ * handle scopes, inspector sessions, events). A pristine context has run no script, so it holds only built-in
+ * objects, unchanged, and values no later input can name (handles start at 42 << 32, so a made-up handle never
+ * names one): a later input cannot tell it from a new one. A pooled context serves at most REUSES inputs, so
+ * that the values earlier inputs made in it do not pile up.
+ */
+#define REUSES 64
+static JSGlobalContextRef idle[POOL];
+static int idle_uses[POOL];
+static int nidle;
+
+/* dirty_ctx marks the context of s->ctx that is c. */
+static void dirty_ctx(state *s, const void *c) {
+    for (int i = 0; i < s->nctx; i++) {
+        if ((const void *)s->ctx[i] == c) {
+            s->dirty[i] = true;
+        }
+    }
+}
+
+/* M marks whatever live context p is, or the value p was made in, as no longer pristine, and returns p. */
+#define M(p) ((__typeof__(p))mark(s, (const void *)(p)))
+static const void *mark(state *s, const void *p) {
+    if (p == NULL) {
+        return p;
+    }
+    dirty_ctx(s, p);
+    for (int i = 0; i < s->nval; i++) {
+        if ((const void *)s->val[i] == p) {
+            dirty_ctx(s, s->valctx[i]);
+        }
+    }
+    return p;
+}
+
+/* new_context takes a context from the pool, or creates one. */
+static void new_context(state *s) {
+    if (nidle > 0) {
+        nidle--;
+        s->ctx[s->nctx] = idle[nidle];
+        s->uses[s->nctx] = idle_uses[nidle];
+    } else {
+        s->ctx[s->nctx] = JSGlobalContextCreate(NULL);
+        s->uses[s->nctx] = 0;
+    }
+    s->dirty[s->nctx] = false;
+    if (s->ctx[s->nctx] != NULL) {
+        s->nctx++;
+    }
+}
+
+/* end_context returns s->ctx[i] to the pool if it is pristine, or releases it. */
+static void end_context(state *s, int i) {
+    if (!s->dirty[i] && s->uses[i] + 1 < REUSES && nidle < POOL) {
+        idle_uses[nidle] = s->uses[i] + 1;
+        idle[nidle++] = s->ctx[i];
+    } else {
+        JSGlobalContextRelease(s->ctx[i]);
     }
 }
 
@@ -136,7 +208,7 @@ static void step(in *r, state *s) {
     switch (byte(r) % 24) {
     case 0:
         if (s->nctx < POOL) {
-            s->ctx[s->nctx++] = JSGlobalContextCreate(NULL);
+            new_context(s);
         }
         break;
     case 1:
@@ -144,7 +216,10 @@ static void step(in *r, state *s) {
             int i = byte(r) % s->nctx;
             JSGlobalContextRef c = s->ctx[i];
             JSGlobalContextRelease(c);
-            s->ctx[i] = s->ctx[--s->nctx];
+            s->nctx--;
+            s->ctx[i] = s->ctx[s->nctx];
+            s->dirty[i] = s->dirty[s->nctx];
+            s->uses[i] = s->uses[s->nctx];
             if (s->ndeadctx < POOL) {
                 s->deadctx[s->ndeadctx++] = c;
             }
@@ -154,14 +229,14 @@ static void step(in *r, state *s) {
     case 2: {
         JSGlobalContextRef c = CTX();
         JSStringRef src = JSStringCreateWithUTF8CString(scripts[byte(r) % NSCRIPTS]);
-        keep_value(s, c, JSEvaluateScript(c, src, NULL, NULL, 1, excp));
+        keep_value(s, c, JSEvaluateScript(M(c), src, NULL, NULL, 1, excp));
         JSStringRelease(src);
         break;
     }
     case 3: {
         JSGlobalContextRef c = CTX();
         JSStringRef src = JSStringCreateWithUTF8CString(text(r, buf));
-        keep_value(s, c, JSEvaluateScript(c, src, (JSObjectRef)VAL(), STR(), (int)byte(r) - 128, excp));
+        keep_value(s, c, JSEvaluateScript(M(c), src, M((JSObjectRef)VAL()), STR(), (int)byte(r) - 128, excp));
         JSStringRelease(src);
         break;
     }
@@ -207,16 +282,19 @@ static void step(in *r, state *s) {
         JSGlobalContextRef c = CTX();
         JSValueRef v = JSObjectGetProperty(c, (JSObjectRef)VAL(), STR(), excp);
         keep_value(s, c, v);
-        JSObjectSetProperty(c, (JSObjectRef)VAL(), STR(), VAL(), byte(r) % 16, excp);
+        JSObjectSetProperty(M(c), M((JSObjectRef)VAL()), STR(), VAL(), byte(r) % 16, excp);
         (void)JSObjectHasProperty(c, (JSObjectRef)VAL(), STR());
-        (void)JSObjectDeleteProperty(c, (JSObjectRef)VAL(), STR(), excp);
+        (void)JSObjectDeleteProperty(M(c), M((JSObjectRef)VAL()), STR(), excp);
         keep_value(s, c, JSObjectGetPropertyAtIndex(c, (JSObjectRef)VAL(), byte(r), excp));
         break;
     }
     case 9: {
         JSGlobalContextRef c = CTX();
         JSValueRef args[3] = {VAL(), VAL(), VAL()};
-        keep_value(s, c, JSObjectCallAsFunction(c, (JSObjectRef)VAL(), (JSObjectRef)VAL(), byte(r) % 4, args, excp));
+        for (int i = 0; i < 3; i++) {
+            (void)M(args[i]);
+        }
+        keep_value(s, c, JSObjectCallAsFunction(M(c), M((JSObjectRef)VAL()), M((JSObjectRef)VAL()), byte(r) % 4, args, excp));
         keep_value(s, c, JSObjectMakeArray(c, byte(r) % 4, args, excp));
         break;
     }
@@ -230,8 +308,8 @@ static void step(in *r, state *s) {
         break;
     }
     case 11: {
-        JSGlobalContextRef c = CTX();
-        JSValueRef v = VAL();
+        JSGlobalContextRef c = M(CTX());
+        JSValueRef v = M(VAL());
         switch (byte(r) % 3) {
         case 0:
             JSValueProtect(c, v);
@@ -245,10 +323,10 @@ static void step(in *r, state *s) {
         break;
     }
     case 12: {
-        JSGlobalContextRef c = CTX();
+        JSGlobalContextRef c = M(CTX());
         ZJSHandleScopeRef sc = ZJSHandleScopeOpen(c);
         keep_value(s, c, JSValueMakeBoolean(c, true));
-        ZJSHandleScopeClose((byte(r) & 1) ? c : CTX(), sc);
+        ZJSHandleScopeClose((byte(r) & 1) ? c : M(CTX()), sc);
         break;
     }
     case 13:
@@ -289,7 +367,7 @@ static void step(in *r, state *s) {
         break;
     case 17:
         if (s->cs == NULL && s->nctx > 0) {
-            JSGlobalContextRef c = s->ctx[byte(r) % s->nctx];
+            JSGlobalContextRef c = M(s->ctx[byte(r) % s->nctx]);
             JSGlobalContextSetInspectable(c, byte(r) & 1);
             s->cs = ZJSInspectorSessionCreate(c, (byte(r) & 7) ? on_message : NULL, NULL);
         }
@@ -327,7 +405,7 @@ static void step(in *r, state *s) {
         }
         break;
     default: {
-        JSGlobalContextRef c = CTX();
+        JSGlobalContextRef c = M(CTX());
         (void)ZJSContextRunPendingEvents(c, byte(r) % 5);
         keep_value(s, c, (JSValueRef)JSContextGetGlobalObject(c));
         JSGarbageCollect(c);
@@ -356,7 +434,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         JSStringRelease(s.str[i]);
     }
     for (int i = 0; i < s.nctx; i++) {
-        JSGlobalContextRelease(s.ctx[i]);
+        end_context(&s, i);
     }
     return 0;
 }

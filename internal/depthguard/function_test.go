@@ -1,13 +1,17 @@
 package depthguard
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // The Function constructors make guarded functions: recursion inside them is a catchable RangeError.
-func TestFunctionConstructorsAreGuarded(t *testing.T) {
+func TestFunctionConstructorsAreGuarded(t *testing.T) { testGuarded(t) }
+
+func testGuarded(t *testing.T) {
 	const want = "caught Maximum call stack size exceeded"
 	for name, src := range map[string]string{
 		"Function":          `new Function("function r(){ return r() + 1 } return r()")()`,
@@ -31,7 +35,9 @@ func TestFunctionConstructorsAreGuarded(t *testing.T) {
 // The guarded constructors keep what a script can observe of goja's: identity, descriptors, the functions' name,
 // source text, scope, strictness and prototype, the order and count of argument conversions, and goja's own
 // errors.
-func TestFunctionConstructorsKeepIdentity(t *testing.T) {
+func TestFunctionConstructorsKeepIdentity(t *testing.T) { testIdentity(t) }
+
+func testIdentity(t *testing.T) {
 	checks := map[string]string{
 		"constructor":          `(function(){}).constructor === Function && Function.prototype.constructor === Function`,
 		"instanceof":           `new Function("") instanceof Function && Function("") instanceof Function`,
@@ -68,14 +74,50 @@ func TestFunctionConstructorsKeepIdentity(t *testing.T) {
 	}
 }
 
-// A realm without the guard is unchanged: the constructors are goja's.
-func TestFunctionConstructorOnlyWithTheGuard(t *testing.T) {
+// The guard changes goja's own constructors in place: the same objects, guarded, in calls and constructions.
+func TestFunctionConstructorsInPlace(t *testing.T) {
+	rt := goja.New()
+	fn := rt.Get("Function")
+	async, err := rt.RunString(`Object.getPrototypeOf(async function () {}).constructor`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Install(rt, 100); err != nil {
+		t.Fatal(err)
+	}
+	if rt.Get("Function") != fn {
+		t.Error("Install replaced goja's Function")
+	}
+	if v, err := rt.RunString(`Object.getPrototypeOf(async function () {}).constructor`); err != nil || v != async {
+		t.Errorf("Install replaced goja's AsyncFunction: %v, %v", v, err)
+	}
+	for _, src := range []string{
+		`new Function("function r(){ return r() + 1 } return r()")()`,
+		`Reflect.construct(Function, ["function r(){ return r() + 1 } return r()"], class X {})()`,
+		`new (Object.getPrototypeOf(async function(){}).constructor)("function r(){ return r() + 1 } return r()")()`,
+	} {
+		prg, err := Compile("test.js", `try { `+src+`; "not caught" } catch (e) { e instanceof RangeError }`, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := rt.RunProgram(prg); err != nil || !v.ToBoolean() {
+			t.Errorf("%s: %v, %v", src, v, err)
+		}
+	}
+}
+
+// Where goja's internals cannot be read (LazyGuard fails), wrapper constructors guard and keep identity as well.
+func TestFunctionConstructorsWrapped(t *testing.T) {
+	restore := gojainternal.SimulateChange(errors.New("test"))
+	defer restore()
 	rt := goja.New()
 	orig := rt.Get("Function")
 	if err := Install(rt, 100); err != nil {
 		t.Fatal(err)
 	}
 	if rt.Get("Function") == orig {
-		t.Fatal("Install kept goja's Function")
+		t.Fatal("with goja's internals unread, Install kept goja's Function unwrapped")
 	}
+	t.Run("guarded", testGuarded)
+	t.Run("identity", testIdentity)
 }

@@ -121,3 +121,16 @@ func TestFunctionConstructorsWrapped(t *testing.T) {
 	t.Run("guarded", testGuarded)
 	t.Run("identity", testIdentity)
 }
+
+// BenchmarkInstall: what the guard costs a fresh realm, time and allocations (goja.New outside the timing).
+func BenchmarkInstall(b *testing.B) {
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		rt := goja.New()
+		b.StartTimer()
+		if err := Install(rt, 1000); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -87,13 +87,11 @@ func guardInPlace(rt *goja.Runtime, ctor *goja.Object, kind ctorKind) bool {
 		if f == nil {
 			return orig(vals, newTarget) // a syntax error, thrown by goja as it would be
 		}
-		want := defaultProto
-		if newTarget != nil && newTarget != ctor { // GetPrototypeFromConstructor, as goja's own
-			if p, ok := newTarget.Get("prototype").(*goja.Object); ok {
-				want = p
-			}
+		if newTarget != nil && newTarget != ctor {
+			setProto(f, protoFrom(newTarget, defaultProto))
+		} else {
+			setProto(f, defaultProto)
 		}
-		setProto(f, want)
 		return f
 	}
 	if !gojainternal.ReplaceConstruct(ctor, construct) {
@@ -123,6 +121,17 @@ func stringArgs(rt *goja.Runtime, args []goja.Value) ([]string, []goja.Value) {
 		strs[i] = vals[i].String()
 	}
 	return strs, vals
+}
+
+// protoFrom is GetPrototypeFromConstructor: newTarget's prototype if it is an object, otherwise (or with no
+// new.target) def.
+func protoFrom(newTarget, def *goja.Object) *goja.Object {
+	if newTarget != nil {
+		if p, ok := newTarget.Get("prototype").(*goja.Object); ok {
+			return p
+		}
+	}
+	return def
 }
 
 // setProto gives the function f the prototype want, if it has another.
@@ -209,12 +218,8 @@ func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind ctorKind, proto *goja.Ob
 			}
 			f, _ = v.(*goja.Object)
 		}
-		want := defaultProto
-		if call.NewTarget != nil {
-			want = call.This.Prototype() // new.target's prototype, as the object goja made for this call has it
-		}
 		if f != nil {
-			setProto(f, want)
+			setProto(f, protoFrom(call.NewTarget, defaultProto))
 		}
 		return f
 	}).(*goja.Object)

@@ -48,14 +48,19 @@ func testIdentity(t *testing.T) {
 		"global descriptor":    `var d = Object.getOwnPropertyDescriptor(globalThis, "Function"); d.writable && !d.enumerable && d.configurable`,
 		"constructor descriptor": `var d = Object.getOwnPropertyDescriptor(Function.prototype, "constructor"); d.writable && !d.enumerable && d.configurable` +
 			` && !Object.getOwnPropertyDescriptor(Object.getPrototypeOf(function*(){}), "constructor").writable`,
-		"anonymous":      `new Function("a", "b", "return a + b").name === "anonymous"`,
-		"source":         `String(new Function("a", "b", "return a + b")) === "function anonymous(a,b\n) {\nreturn a + b\n}"`,
-		"parameters":     `new Function("a, b", "c", "return a + b + c")(1, 2, 3) === 6`,
-		"global scope":   `var x = "global"; (function(){ var x = "local"; return new Function("return x")() })() === "global"`,
-		"sloppy this":    `new Function("return this")() === globalThis && Function("'use strict'; return this")() === undefined`,
-		"async":          `var AF = (async function(){}).constructor; AF.name === "AsyncFunction" && Object.getPrototypeOf(AF) === Function && AF("return 1")() instanceof Promise && AF("") instanceof AF`,
-		"generator":      `var GF = (function*(){}).constructor; GF.name === "GeneratorFunction" && GF("yield 5")().next().value === 5 && Object.getPrototypeOf(GF("")) === GF.prototype`,
-		"subclass":       `class F extends Function {}; var f = new F("return 7"); f instanceof F && f() === 7 && Object.getPrototypeOf(f) === F.prototype`,
+		"anonymous":    `new Function("a", "b", "return a + b").name === "anonymous"`,
+		"source":       `String(new Function("a", "b", "return a + b")) === "function anonymous(a,b\n) {\nreturn a + b\n}"`,
+		"parameters":   `new Function("a, b", "c", "return a + b + c")(1, 2, 3) === 6`,
+		"global scope": `var x = "global"; (function(){ var x = "local"; return new Function("return x")() })() === "global"`,
+		"sloppy this":  `new Function("return this")() === globalThis && Function("'use strict'; return this")() === undefined`,
+		"async":        `var AF = (async function(){}).constructor; AF.name === "AsyncFunction" && Object.getPrototypeOf(AF) === Function && AF("return 1")() instanceof Promise && AF("") instanceof AF`,
+		"generator":    `var GF = (function*(){}).constructor; GF.name === "GeneratorFunction" && GF("yield 5")().next().value === 5 && Object.getPrototypeOf(GF("")) === GF.prototype`,
+		"subclass":     `class F extends Function {}; var f = new F("return 7"); f instanceof F && f() === 7 && Object.getPrototypeOf(f) === F.prototype`,
+		"new.target": `function X() {}; X.prototype = Object.create(Function.prototype); function Y() {}; Y.prototype = 5;` +
+			`var AF = (async function(){}).constructor, GF = (function*(){}).constructor;` +
+			`Object.getPrototypeOf(Reflect.construct(Function, ["return 3"], X)) === X.prototype && Reflect.construct(Function, ["return 3"], X)() === 3` +
+			` && Object.getPrototypeOf(Reflect.construct(Function, [""], Y)) === Function.prototype && Object.getPrototypeOf(Reflect.construct(AF, [""], X)) === X.prototype` +
+			` && Object.getPrototypeOf(Reflect.construct(GF, [""], Y)) === GF.prototype && Object.getPrototypeOf(new AF("")) === AF.prototype && Object.getPrototypeOf(GF) === Function`,
 		"method call":    `var o = {F: Function}; Object.getPrototypeOf(o.F("return 1")) === Function.prototype && Object.getPrototypeOf(Function.call({}, "")) === Function.prototype`,
 		"one toString":   `var n = 0; var p = {toString(){ n++; return "a" }}; Function(p, "return a")(4) === 4 && n === 1`,
 		"syntax error":   `try { Function("}"); false } catch (e) { e instanceof SyntaxError }`,

@@ -26,9 +26,9 @@
 //     and code the guard does not cover still have room, and it stays the
 //     uncatchable last resort.
 //
-// The Function constructor and its async and generator forms are replaced by
-// native constructors that compile through Rewrite (function.go), keeping
-// their identity. Code goja still compiles itself, out of our reach, is not
+// The Function constructor and its async and generator forms are changed in
+// place to compile through Rewrite (function.go; wrapper constructors where
+// gojainternal cannot change them), keeping their identity. Code goja still compiles itself, out of our reach, is not
 // rewritten: direct and indirect eval. Recursion that stays entirely inside
 // eval code ends at the backstop, uncatchable, as before. docs/limits.md
 // states the cost.

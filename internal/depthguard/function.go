@@ -2,69 +2,187 @@ package depthguard
 
 import (
 	"errors"
-	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // The Function constructor and its async and generator forms compile their source with goja's own compiler, out of
-// Rewrite's reach, so recursion inside the functions they make would end at goja's uncatchable limit. wrapFunction
-// replaces each constructor by a native one that builds the same source text goja builds —
-// "(function anonymous(" params "\n) {\n" body "\n})" — parses it, guards it and runs it as global code, as goja's
-// indirect eval of that text would, and then gives the result the prototype new.target asks for. It takes over the
-// original's own properties and [[Prototype]], and the prototype's constructor points at it, so identity holds:
-// (function(){}).constructor === Function, new Function() instanceof Function, Object.getPrototypeOf of an async
-// function's constructor is Function, and subclasses of Function construct through it. The functions it makes are
-// goja's as before: name "anonymous", toString the same text, sloppy unless their body says "use strict", scoped
-// to the global object. Text goja's compiler would read differently from Go's (a lone surrogate) and every syntax
-// error go to the original constructor, given the strings already converted, so that no argument's toString runs
-// twice and the error is goja's own.
+// Rewrite's reach, so recursion inside the functions they make would end at goja's uncatchable limit.
+// guardConstructors changes goja's own constructors in place (gojainternal.GuardCall and ReplaceConstruct): a call or
+// construction builds the same source text goja builds — "(function anonymous(" params "\n) {\n" body "\n})" —,
+// parses it, guards it and runs it as global code, as goja's indirect eval of that text would, and gives the result
+// the prototype new.target asks for (subclasses of Function). The constructors stay goja's objects, so identity,
+// descriptors, toString and prototype.constructor hold by construction; the one change is
+// Object.getPrototypeOf(AsyncFunction) === Function (and GeneratorFunction), as in the specification and V8 (goja's
+// is Function.prototype). The functions they make are goja's as before: name "anonymous", toString the same text,
+// sloppy unless their body says "use strict", scoped to the global object. Text goja's compiler would read
+// differently from Go's (a lone surrogate) and every syntax error go to goja's own behaviour, given the strings
+// already converted, so that no argument's toString runs twice and the error is goja's own.
+//
+// Where goja's native functions cannot be changed in place (gojainternal.LazyGuard failed), wrapFunction replaces
+// each constructor by a native one doing the same, which takes over the original's own properties, [[Prototype]]
+// and prototype.constructor.
 
 // evalName is the script name goja gives eval code, and so the functions the Function constructor makes.
 const evalName = "<eval>"
 
-// wrapFunction installs the guarded constructors in rt.
-func wrapFunction(rt *goja.Runtime) error {
+// ctorKind is one of the three constructors: the head of the source text it builds, and goja's flag of its
+// prototype's constructor property (writable for Function and AsyncFunction, not for GeneratorFunction, as in the
+// specification).
+type ctorKind struct {
+	head     string
+	writable bool
+}
+
+var (
+	kindFunction  = ctorKind{"(function anonymous(", true}
+	kindAsync     = ctorKind{"(async function anonymous(", true}
+	kindGenerator = ctorKind{"(function* anonymous(", false}
+)
+
+// guardConstructors guards the three constructors of rt, in place where it can.
+func guardConstructors(rt *goja.Runtime) error {
 	fn, ok := rt.Get("Function").(*goja.Object)
 	if !ok {
 		return errors.New("depthguard: the realm has no Function constructor")
 	}
-	wrapped, err := wrapCtor(rt, fn, "function", nil, true)
+	if gojainternal.LazyGuard() != nil || !guardInPlace(rt, fn, kindFunction) {
+		return wrapFunction(rt, fn)
+	}
+	async, gen, err := asyncAndGenerator(rt)
+	if err != nil {
+		return err
+	}
+	for _, c := range []struct {
+		ctor *goja.Object
+		kind ctorKind
+	}{{async, kindAsync}, {gen, kindGenerator}} {
+		if !guardInPlace(rt, c.ctor, c.kind) {
+			if _, err := wrapCtor(rt, c.ctor, c.kind, fn); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.ctor.SetPrototype(fn); err != nil { // Object.getPrototypeOf(AsyncFunction) === Function
+			return err
+		}
+	}
+	return nil
+}
+
+// guardInPlace makes goja's constructor ctor compile through the guard, calls and constructions alike; false if
+// gojainternal cannot change it (nothing changed then).
+func guardInPlace(rt *goja.Runtime, ctor *goja.Object, kind ctorKind) bool {
+	defaultProto, _ := ctor.Get("prototype").(*goja.Object)
+	if defaultProto == nil {
+		return false
+	}
+	construct := func(orig gojainternal.ConstructFunc, args []goja.Value, newTarget *goja.Object) *goja.Object {
+		strs, vals := stringArgs(rt, args)
+		f := compileFunction(rt, kind.head, strs)
+		if f == nil {
+			return orig(vals, newTarget) // a syntax error, thrown by goja as it would be
+		}
+		if newTarget != nil && newTarget != ctor {
+			setProto(f, protoFrom(newTarget, defaultProto))
+		} else {
+			setProto(f, defaultProto)
+		}
+		return f
+	}
+	if !gojainternal.ReplaceConstruct(ctor, construct) {
+		return false
+	}
+	return gojainternal.GuardCall(ctor, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
+		strs, vals := stringArgs(rt, call.Arguments)
+		if f := compileFunction(rt, kind.head, strs); f != nil {
+			setProto(f, defaultProto)
+			return f
+		}
+		return orig(goja.FunctionCall{This: goja.Undefined(), Arguments: vals})
+	})
+}
+
+// stringArgs converts the constructor's arguments to strings, in order and once each, as goja does: as goja values
+// (for goja's own behaviour) and as Go strings (for compileFunction). The arguments may be goja's VM stack, which
+// compiling and running code reuses: both are copies.
+func stringArgs(rt *goja.Runtime, args []goja.Value) ([]string, []goja.Value) {
+	vals := make([]goja.Value, len(args))
+	strs := make([]string, len(args))
+	for i, a := range args {
+		if _, ok := a.(*goja.Symbol); ok {
+			panic(rt.NewTypeError("Cannot convert a Symbol value to a string")) // goja's ToString of a Symbol
+		}
+		vals[i] = a.ToString()
+		strs[i] = vals[i].String()
+	}
+	return strs, vals
+}
+
+// protoFrom is GetPrototypeFromConstructor: newTarget's prototype if it is an object, otherwise (or with no
+// new.target) def.
+func protoFrom(newTarget, def *goja.Object) *goja.Object {
+	if newTarget != nil {
+		if p, ok := newTarget.Get("prototype").(*goja.Object); ok {
+			return p
+		}
+	}
+	return def
+}
+
+// setProto gives the function f the prototype want, if it has another.
+func setProto(f, want *goja.Object) {
+	if want != nil && f.Prototype() != want {
+		if err := f.SetPrototype(want); err != nil {
+			panic(err)
+		}
+	}
+}
+
+// asyncAndGenerator returns AsyncFunction and GeneratorFunction, which are no globals but the constructors of their
+// functions' prototypes.
+func asyncAndGenerator(rt *goja.Runtime) (async, gen *goja.Object, err error) {
+	p, err := ctorsProgram()
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := rt.RunProgram(p)
+	if err != nil {
+		return nil, nil, err
+	}
+	pair, _ := v.(*goja.Object)
+	if pair != nil {
+		async, _ = pair.Get("0").(*goja.Object)
+		gen, _ = pair.Get("1").(*goja.Object)
+	}
+	if async == nil || gen == nil {
+		return nil, nil, errors.New("depthguard: no AsyncFunction and GeneratorFunction")
+	}
+	return async, gen, nil
+}
+
+// wrapFunction installs wrapper constructors in rt, where goja's cannot be changed in place.
+func wrapFunction(rt *goja.Runtime, fn *goja.Object) error {
+	wrapped, err := wrapCtor(rt, fn, kindFunction, nil)
 	if err != nil {
 		return err
 	}
 	if err := rt.GlobalObject().DefineDataProperty("Function", wrapped, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
-	// AsyncFunction and GeneratorFunction are no globals: they are the constructors of their functions' prototypes.
-	// goja's flags of their prototypes' constructor properties: writable for AsyncFunction, not for
-	// GeneratorFunction (as in the specification).
-	p, err := ctorsProgram()
+	async, gen, err := asyncAndGenerator(rt)
 	if err != nil {
 		return err
 	}
-	v, err := rt.RunProgram(p)
-	if err != nil {
-		return err
-	}
-	pair, ok := v.(*goja.Object)
-	if !ok {
-		return errors.New("depthguard: no AsyncFunction and GeneratorFunction")
-	}
-	for i, c := range []struct {
-		kind     string
-		writable bool
-	}{{"async function", true}, {"function*", false}} {
-		ctor, ok := pair.Get(strconv.Itoa(i)).(*goja.Object)
-		if !ok {
-			return errors.New("depthguard: no constructor for " + c.kind)
-		}
-		// Object.getPrototypeOf(AsyncFunction) === Function, as in the specification and V8 (goja's is
-		// Function.prototype).
-		if _, err := wrapCtor(rt, ctor, c.kind, wrapped, c.writable); err != nil {
+	for _, c := range []struct {
+		ctor *goja.Object
+		kind ctorKind
+	}{{async, kindAsync}, {gen, kindGenerator}} {
+		if _, err := wrapCtor(rt, c.ctor, c.kind, wrapped); err != nil {
 			return err
 		}
 	}
@@ -78,30 +196,21 @@ var ctorsProgram = sync.OnceValues(func() (*goja.Program, error) {
 		"[Object.getPrototypeOf(async function () {}).constructor, Object.getPrototypeOf(function* () {}).constructor]", true)
 })
 
-// wrapCtor makes the guarded form of orig, which makes functions of the given kind ("function", "async function",
-// "function*"), and points orig.prototype.constructor at it (writable as given: goja's flag). proto, if not nil,
-// becomes its [[Prototype]] (the wrapped Function, for the async and generator forms); otherwise it keeps orig's.
-func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind string, proto *goja.Object, writable bool) (*goja.Object, error) {
+// wrapCtor makes the guarded form of orig, a new native constructor, and points orig.prototype.constructor at it
+// (with goja's flag). proto, if not nil, becomes its [[Prototype]] (the Function constructor, for the async and
+// generator forms); otherwise it keeps orig's.
+func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind ctorKind, proto *goja.Object) (*goja.Object, error) {
 	origCall, ok := goja.AssertFunction(orig)
 	if !ok {
-		return nil, errors.New("depthguard: the " + kind + " constructor is not callable")
+		return nil, errors.New("depthguard: the constructor " + kind.head + " is not callable")
 	}
 	defaultProto, _ := orig.Get("prototype").(*goja.Object)
 	if defaultProto == nil {
-		return nil, errors.New("depthguard: the " + kind + " constructor has no prototype")
+		return nil, errors.New("depthguard: the constructor " + kind.head + " has no prototype")
 	}
-	head := "(" + kind + " anonymous("
 	w := rt.ToValue(func(call goja.ConstructorCall) *goja.Object {
-		args := make([]goja.Value, len(call.Arguments))
-		strs := make([]string, len(call.Arguments))
-		for i, a := range call.Arguments {
-			if _, ok := a.(*goja.Symbol); ok {
-				panic(rt.NewTypeError("Cannot convert a Symbol value to a string")) // goja's ToString of a Symbol
-			}
-			args[i] = a.ToString() // in order, as goja does
-			strs[i] = args[i].String()
-		}
-		f := compileFunction(rt, head, strs)
+		strs, args := stringArgs(rt, call.Arguments)
+		f := compileFunction(rt, kind.head, strs)
 		if f == nil {
 			v, err := origCall(goja.Undefined(), args...) // a syntax error, thrown by goja as it would be
 			if err != nil {
@@ -109,14 +218,8 @@ func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind string, proto *goja.Obje
 			}
 			f, _ = v.(*goja.Object)
 		}
-		want := defaultProto
-		if call.NewTarget != nil {
-			want = call.This.Prototype() // new.target's prototype, as the object goja made for this call has it
-		}
-		if f != nil && want != nil && f.Prototype() != want {
-			if err := f.SetPrototype(want); err != nil {
-				panic(err)
-			}
+		if f != nil {
+			setProto(f, protoFrom(call.NewTarget, defaultProto))
 		}
 		return f
 	}).(*goja.Object)
@@ -139,7 +242,7 @@ func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind string, proto *goja.Obje
 	if err := w.SetPrototype(proto); err != nil {
 		return nil, err
 	}
-	if err := defaultProto.DefineDataProperty("constructor", w, flag(writable), goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+	if err := defaultProto.DefineDataProperty("constructor", w, flag(kind.writable), goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
 		return nil, err
 	}
 	return w, nil

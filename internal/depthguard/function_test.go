@@ -1,13 +1,17 @@
 package depthguard
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // The Function constructors make guarded functions: recursion inside them is a catchable RangeError.
-func TestFunctionConstructorsAreGuarded(t *testing.T) {
+func TestFunctionConstructorsAreGuarded(t *testing.T) { testGuarded(t) }
+
+func testGuarded(t *testing.T) {
 	const want = "caught Maximum call stack size exceeded"
 	for name, src := range map[string]string{
 		"Function":          `new Function("function r(){ return r() + 1 } return r()")()`,
@@ -31,7 +35,9 @@ func TestFunctionConstructorsAreGuarded(t *testing.T) {
 // The guarded constructors keep what a script can observe of goja's: identity, descriptors, the functions' name,
 // source text, scope, strictness and prototype, the order and count of argument conversions, and goja's own
 // errors.
-func TestFunctionConstructorsKeepIdentity(t *testing.T) {
+func TestFunctionConstructorsKeepIdentity(t *testing.T) { testIdentity(t) }
+
+func testIdentity(t *testing.T) {
 	checks := map[string]string{
 		"constructor":          `(function(){}).constructor === Function && Function.prototype.constructor === Function`,
 		"instanceof":           `new Function("") instanceof Function && Function("") instanceof Function`,
@@ -42,14 +48,19 @@ func TestFunctionConstructorsKeepIdentity(t *testing.T) {
 		"global descriptor":    `var d = Object.getOwnPropertyDescriptor(globalThis, "Function"); d.writable && !d.enumerable && d.configurable`,
 		"constructor descriptor": `var d = Object.getOwnPropertyDescriptor(Function.prototype, "constructor"); d.writable && !d.enumerable && d.configurable` +
 			` && !Object.getOwnPropertyDescriptor(Object.getPrototypeOf(function*(){}), "constructor").writable`,
-		"anonymous":      `new Function("a", "b", "return a + b").name === "anonymous"`,
-		"source":         `String(new Function("a", "b", "return a + b")) === "function anonymous(a,b\n) {\nreturn a + b\n}"`,
-		"parameters":     `new Function("a, b", "c", "return a + b + c")(1, 2, 3) === 6`,
-		"global scope":   `var x = "global"; (function(){ var x = "local"; return new Function("return x")() })() === "global"`,
-		"sloppy this":    `new Function("return this")() === globalThis && Function("'use strict'; return this")() === undefined`,
-		"async":          `var AF = (async function(){}).constructor; AF.name === "AsyncFunction" && Object.getPrototypeOf(AF) === Function && AF("return 1")() instanceof Promise && AF("") instanceof AF`,
-		"generator":      `var GF = (function*(){}).constructor; GF.name === "GeneratorFunction" && GF("yield 5")().next().value === 5 && Object.getPrototypeOf(GF("")) === GF.prototype`,
-		"subclass":       `class F extends Function {}; var f = new F("return 7"); f instanceof F && f() === 7 && Object.getPrototypeOf(f) === F.prototype`,
+		"anonymous":    `new Function("a", "b", "return a + b").name === "anonymous"`,
+		"source":       `String(new Function("a", "b", "return a + b")) === "function anonymous(a,b\n) {\nreturn a + b\n}"`,
+		"parameters":   `new Function("a, b", "c", "return a + b + c")(1, 2, 3) === 6`,
+		"global scope": `var x = "global"; (function(){ var x = "local"; return new Function("return x")() })() === "global"`,
+		"sloppy this":  `new Function("return this")() === globalThis && Function("'use strict'; return this")() === undefined`,
+		"async":        `var AF = (async function(){}).constructor; AF.name === "AsyncFunction" && Object.getPrototypeOf(AF) === Function && AF("return 1")() instanceof Promise && AF("") instanceof AF`,
+		"generator":    `var GF = (function*(){}).constructor; GF.name === "GeneratorFunction" && GF("yield 5")().next().value === 5 && Object.getPrototypeOf(GF("")) === GF.prototype`,
+		"subclass":     `class F extends Function {}; var f = new F("return 7"); f instanceof F && f() === 7 && Object.getPrototypeOf(f) === F.prototype`,
+		"new.target": `function X() {}; X.prototype = Object.create(Function.prototype); function Y() {}; Y.prototype = 5;` +
+			`var AF = (async function(){}).constructor, GF = (function*(){}).constructor;` +
+			`Object.getPrototypeOf(Reflect.construct(Function, ["return 3"], X)) === X.prototype && Reflect.construct(Function, ["return 3"], X)() === 3` +
+			` && Object.getPrototypeOf(Reflect.construct(Function, [""], Y)) === Function.prototype && Object.getPrototypeOf(Reflect.construct(AF, [""], X)) === X.prototype` +
+			` && Object.getPrototypeOf(Reflect.construct(GF, [""], Y)) === GF.prototype && Object.getPrototypeOf(new AF("")) === AF.prototype && Object.getPrototypeOf(GF) === Function`,
 		"method call":    `var o = {F: Function}; Object.getPrototypeOf(o.F("return 1")) === Function.prototype && Object.getPrototypeOf(Function.call({}, "")) === Function.prototype`,
 		"one toString":   `var n = 0; var p = {toString(){ n++; return "a" }}; Function(p, "return a")(4) === 4 && n === 1`,
 		"syntax error":   `try { Function("}"); false } catch (e) { e instanceof SyntaxError }`,
@@ -68,14 +79,63 @@ func TestFunctionConstructorsKeepIdentity(t *testing.T) {
 	}
 }
 
-// A realm without the guard is unchanged: the constructors are goja's.
-func TestFunctionConstructorOnlyWithTheGuard(t *testing.T) {
+// The guard changes goja's own constructors in place: the same objects, guarded, in calls and constructions.
+func TestFunctionConstructorsInPlace(t *testing.T) {
+	rt := goja.New()
+	fn := rt.Get("Function")
+	async, err := rt.RunString(`Object.getPrototypeOf(async function () {}).constructor`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Install(rt, 100); err != nil {
+		t.Fatal(err)
+	}
+	if rt.Get("Function") != fn {
+		t.Error("Install replaced goja's Function")
+	}
+	if v, err := rt.RunString(`Object.getPrototypeOf(async function () {}).constructor`); err != nil || v != async {
+		t.Errorf("Install replaced goja's AsyncFunction: %v, %v", v, err)
+	}
+	for _, src := range []string{
+		`new Function("function r(){ return r() + 1 } return r()")()`,
+		`Reflect.construct(Function, ["function r(){ return r() + 1 } return r()"], class X {})()`,
+		`new (Object.getPrototypeOf(async function(){}).constructor)("function r(){ return r() + 1 } return r()")()`,
+	} {
+		prg, err := Compile("test.js", `try { `+src+`; "not caught" } catch (e) { e instanceof RangeError }`, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := rt.RunProgram(prg); err != nil || !v.ToBoolean() {
+			t.Errorf("%s: %v, %v", src, v, err)
+		}
+	}
+}
+
+// Where goja's internals cannot be read (LazyGuard fails), wrapper constructors guard and keep identity as well.
+func TestFunctionConstructorsWrapped(t *testing.T) {
+	restore := gojainternal.SimulateChange(errors.New("test"))
+	defer restore()
 	rt := goja.New()
 	orig := rt.Get("Function")
 	if err := Install(rt, 100); err != nil {
 		t.Fatal(err)
 	}
 	if rt.Get("Function") == orig {
-		t.Fatal("Install kept goja's Function")
+		t.Fatal("with goja's internals unread, Install kept goja's Function unwrapped")
+	}
+	t.Run("guarded", testGuarded)
+	t.Run("identity", testIdentity)
+}
+
+// BenchmarkInstall: what the guard costs a fresh realm, time and allocations (goja.New outside the timing).
+func BenchmarkInstall(b *testing.B) {
+	b.ReportAllocs()
+	for range b.N {
+		b.StopTimer()
+		rt := goja.New()
+		b.StartTimer()
+		if err := Install(rt, 1000); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -115,7 +115,7 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if err := wrapRecursiveBuiltins(rt, fail); err != nil {
 		return err
 	}
-	if err := wrapFunction(rt); err != nil { // the Function constructors compile guarded code (function.go)
+	if err := guardConstructors(rt); err != nil { // the Function constructors compile guarded code (function.go)
 		return err
 	}
 	return defineHidden(rt, rt.ToValue(guard))

@@ -22,7 +22,7 @@ import (
 // materializes the property and before any script can see it. goja's own singletons are never written: other
 // runtimes of the process (a Go host's own goja.New()) keep goja's behaviour and there is no data race with them.
 //
-// The hooks [GuardConstruct] and [GuardCall] then change goja's native function objects in place: the
+// The hooks [GuardConstruct], [ReplaceConstruct] and [GuardCall] then change goja's native function objects in place: the
 // construct (or call) behaviour of the same object is preceded by a Go check. No wrapper object is made, so the
 // constructor keeps its identity, prototype.constructor, name, length, statics and descriptors exactly as in a
 // plain goja runtime, and no JavaScript runs while goja is in the middle of an instruction (a global lookup, a
@@ -64,7 +64,7 @@ type templatedLayout struct {
 }
 
 // LazyGuard locates, once per process, everything this file needs and verifies it on a private runtime, and returns
-// nil if [GuardConstruct], [GuardCall], [DeriveTemplate] and [TemplateValue] work, or the error that makes them
+// nil if [GuardConstruct], [ReplaceConstruct], [GuardCall], [DeriveTemplate] and [TemplateValue] work, or the error that makes them
 // answer false.
 func LazyGuard() error {
 	if err := simulatedErr(); err != nil {
@@ -250,9 +250,15 @@ func guardedCall(guard func(CallFunc, goja.FunctionCall) goja.Value, orig CallFu
 	return func(call goja.FunctionCall) goja.Value { return guard(orig, call) }
 }
 
+//go:noinline
+func replacedConstruct(replace func(ConstructFunc, []goja.Value, *goja.Object) *goja.Object, orig ConstructFunc) ConstructFunc {
+	return func(args []goja.Value, newTarget *goja.Object) *goja.Object { return replace(orig, args, newTarget) }
+}
+
 var (
-	guardedConstructCode = reflect.ValueOf(guardedConstruct(nil, nil)).Pointer()
-	guardedCallCode      = reflect.ValueOf(guardedCall(nil, nil)).Pointer()
+	guardedConstructCode  = reflect.ValueOf(guardedConstruct(nil, nil)).Pointer()
+	guardedCallCode       = reflect.ValueOf(guardedCall(nil, nil)).Pointer()
+	replacedConstructCode = reflect.ValueOf(replacedConstruct(nil, nil)).Pointer()
 )
 
 // GuardConstruct makes the native constructor o run check(args) before each construction (new o(...),
@@ -275,6 +281,30 @@ func guardConstruct(o *goja.Object, check func(args []goja.Value)) bool {
 	}
 	if reflect.ValueOf(*slot).Pointer() != guardedConstructCode {
 		*slot = guardedConstruct(check, *slot)
+	}
+	return true
+}
+
+// ReplaceConstruct makes each construction by the native constructor o (new o(...), Reflect.construct, super(...)
+// from a subclass) go through replace, which receives goja's own construct behaviour (to call, or not), the
+// arguments and new.target (nil for a plain new o(...), as goja passes it; o itself is possible too); what replace returns is the new object. Calling o
+// without new is unchanged (see [GuardCall]). It answers as [GuardConstruct]; a constructor whose construct
+// behaviour was replaced once is left as it is (true).
+func ReplaceConstruct(o *goja.Object, replace func(orig ConstructFunc, args []goja.Value, newTarget *goja.Object) *goja.Object) bool {
+	return LazyGuard() == nil && replaceConstruct(o, replace)
+}
+
+func replaceConstruct(o *goja.Object, replace func(ConstructFunc, []goja.Value, *goja.Object) *goja.Object) bool {
+	p := nativeOf(o)
+	if p == nil {
+		return false
+	}
+	slot := (*ConstructFunc)(unsafe.Add(p, lazy.constructOff))
+	if *slot == nil {
+		return false
+	}
+	if reflect.ValueOf(*slot).Pointer() != replacedConstructCode {
+		*slot = replacedConstruct(replace, *slot)
 	}
 	return true
 }

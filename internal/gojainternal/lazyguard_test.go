@@ -86,3 +86,39 @@ func TestTemplate_Install(t *testing.T) {
 		t.Error("installed on a plain object")
 	}
 }
+
+// TestReplaceConstruct: new goes through the replacement with new.target, calls do not, replacing twice keeps one
+// replacement, and a script function or a non-constructor is refused.
+func TestReplaceConstruct(t *testing.T) {
+	rt := goja.New()
+	m := rt.GlobalObject().Get("Map").(*goja.Object)
+	n := 0
+	for range 2 {
+		if !ReplaceConstruct(m, func(orig ConstructFunc, args []goja.Value, nt *goja.Object) *goja.Object {
+			n++
+			if nt != nil && nt != m {
+				o := orig(args, nt)
+				o.Set("sub", true)
+				return o
+			}
+			return orig(args, nt)
+		}) {
+			t.Fatal("Map cannot be replaced")
+		}
+	}
+	v, err := rt.RunString(`class M extends Map {}; var a = new Map([[1, 2]]), b = new M();
+		a.get(1) === 2 && a instanceof Map && !a.sub && b.sub === true && b instanceof M && Map.prototype.constructor === Map`)
+	if err != nil || !v.ToBoolean() || n != 2 {
+		t.Fatalf("got %v, %v after %d constructions", v, err, n)
+	}
+	fn, _ := rt.RunString(`(function F() {})`)
+	parse := rt.GlobalObject().Get("parseInt").(*goja.Object)
+	if ReplaceConstruct(fn.(*goja.Object), nil) || ReplaceConstruct(parse, nil) {
+		t.Error("a script function or parseInt was replaced")
+	}
+	restore := SimulateChange(errors.New("test"))
+	defer restore()
+	if ReplaceConstruct(rt.GlobalObject().Get("Set").(*goja.Object), nil) {
+		t.Error("ReplaceConstruct works after a change")
+	}
+}

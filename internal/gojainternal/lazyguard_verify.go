@@ -75,6 +75,10 @@ func verifyLazy() (err error) {
 		return errors.New("TemplateValue does not find Map")
 	}
 
+	if err := verifyReplace(); err != nil {
+		return err
+	}
+
 	// Methods of the prototypes: String.prototype is a templated object, Array.prototype a templated array. A fresh
 	// runtime for each, where it was not made yet (the checks call Array.prototype.join).
 	for _, c := range []struct {
@@ -121,6 +125,41 @@ func verifyLazy() (err error) {
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			return fmt.Errorf("guarded %s: %q, want %q", m, got, want)
 		}
+	}
+	return nil
+}
+
+// verifyReplace confirms that a replaced construct behaviour sees each construction with its arguments and
+// new.target, that what it returns is the result, that goja's own behaviour still works through orig, and that
+// calls without new and the constructor's identity are untouched.
+func verifyReplace() error {
+	rt := goja.New()
+	fn, _ := rt.GlobalObject().Get("Function").(*goja.Object)
+	marker := rt.NewObject()
+	var targets []*goja.Object
+	if !replaceConstruct(fn, func(orig ConstructFunc, args []goja.Value, newTarget *goja.Object) *goja.Object {
+		targets = append(targets, newTarget)
+		if len(args) == 1 && args[0].StrictEquals(rt.ToValue("marker")) {
+			return marker
+		}
+		return orig(args, newTarget)
+	}) {
+		return errors.New("cannot replace Function's construct behaviour")
+	}
+	if err := rt.Set("marker", marker); err != nil {
+		return err
+	}
+	const check = `class F extends Function {}; function X() {}; X.prototype = Object.create(Function.prototype);
+		[new Function("return 1")(), new Function("marker") === marker, Function("return 2")(), Function("marker") !== marker,
+		Reflect.construct(Function, ["return 3"], X)() === 3, Object.getPrototypeOf(Reflect.construct(Function, [], X)) === X.prototype,
+		new F("return 4")() === 4, new F("") instanceof F, (function(){}).constructor === Function,
+		Function.prototype.constructor === Function, String(Function)].join()`
+	want := `1,true,2,true,true,true,true,true,true,true,` + run(goja.New(), `String(Function)`)
+	if got := run(rt, check); got != want {
+		return fmt.Errorf("replaced construct behaviour: %s, want %s", got, want)
+	}
+	if len(targets) != 6 || targets[0] != nil || targets[1] != nil || targets[2] == fn || targets[2] == nil || targets[4] == fn || targets[4] == nil {
+		return fmt.Errorf("the replacement saw new.target %v", targets)
 	}
 	return nil
 }

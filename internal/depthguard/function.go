@@ -266,7 +266,10 @@ func compileFunction(rt *goja.Runtime, head string, args []string) *goja.Object 
 	if strings.ContainsRune(src, '\uFFFD') {
 		return nil
 	}
-	prg, err := goja.Parse(evalName, src, parser.WithDisableSourceMaps)
+	prg, err := Parse(evalName, src, parser.WithDisableSourceMaps)
+	if err != nil && strings.Contains(err.Error(), parserFailed) {
+		throwParserFailure(rt, err.Error()) // goja's constructor would hand the text to the same parser, and panic
+	}
 	if err != nil || len(prg.Body) != 1 {
 		return nil // "a){}; (function(" and the like: not one function expression, a syntax error for goja too
 	}
@@ -288,4 +291,22 @@ func flag(b bool) goja.Flag {
 		return goja.FLAG_TRUE
 	}
 	return goja.FLAG_FALSE
+}
+
+// throwParserFailure throws, as the constructor's SyntaxError, that goja's parser failed on a text (msg: Parse's
+// error): a SyntaxError of the realm's own, made by goja's Function constructor from a text that is one, with its
+// message replaced. The text itself never reaches goja's constructor, whose parser would panic with it again and end
+// the realm's thread.
+func throwParserFailure(rt *goja.Runtime, msg string) {
+	msg = strings.TrimPrefix(msg, "SyntaxError: ")
+	if fn, ok := goja.AssertFunction(rt.Get("Function")); ok {
+		_, err := fn(goja.Undefined(), rt.ToValue("("))
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			if o, ok := ex.Value().(*goja.Object); ok && o.Set("message", msg) == nil {
+				panic(o)
+			}
+		}
+	}
+	panic(rt.NewTypeError(msg)) // Function is not goja's any more: the script replaced it
 }

@@ -19,3 +19,27 @@ func TestCompileParserPanic(t *testing.T) {
 		t.Fatalf("Compile: %T %v, want a *goja.CompilerSyntaxError", err, err)
 	}
 }
+
+// TestFunctionParserPanic: the same source given to the guarded Function constructors throws a catchable
+// SyntaxError, as in Node, instead of ending the realm's thread with goja's parser panic.
+func TestFunctionParserPanic(t *testing.T) {
+	const src = "function e,b,p={f r)on* take(it, n) { for (const v of it) { if (n-- <= 0) return; yield v; } }\n" +
+		"function* fib() { let [a, b] = [0, 1]; for (;;) { yield a; [a, b] = [b, a + b]; } }\n" +
+		"console.log([...range(0, 10, 3)], [...take("
+	rt := goja.New()
+	if err := Install(rt, 1000); err != nil {
+		t.Fatal(err)
+	}
+	rt.Set("src", src)
+	v, err := rt.RunString(`[
+		(() => { try { new Function(src); return "none" } catch (e) { return e instanceof SyntaxError && e.message.includes("the parser failed") } })(),
+		(() => { try { Function("a", src); return "none" } catch (e) { return e instanceof SyntaxError } })(),
+		(() => { try { new (Object.getPrototypeOf(async function () {}).constructor)(src); return "none" } catch (e) { return e instanceof SyntaxError } })(),
+	].join()`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := v.String(); got != "true,true,true" {
+		t.Fatalf("got %s, want true,true,true", got)
+	}
+}

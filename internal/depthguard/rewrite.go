@@ -23,13 +23,16 @@ func Compile(name, src string, strict bool) (*goja.Program, error) {
 	return goja.CompileAST(prg, strict)
 }
 
+// parserFailed is in the message of the error Parse returns when goja's parser panicked.
+const parserFailed = "the parser failed"
+
 // Parse is goja.Parse, with a panic of goja's parser (it has one on some malformed input, found by
 // inspector.FuzzInstrument: an index out of range in checkComma) returned as a *goja.CompilerSyntaxError.
 func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error) {
 	defer func() {
 		if x := recover(); x != nil {
 			prg, err = nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{
-				Message: fmt.Sprintf("SyntaxError: %s: the parser failed: %v", name, x)}}
+				Message: fmt.Sprintf("SyntaxError: %s: %s: %v", name, parserFailed, x)}}
 		}
 	}()
 	return goja.Parse(name, src, opts...)

@@ -221,14 +221,29 @@ async function workerSession(browser, cport) {
   const { targetId } = await browser.Target.createTarget({ url });
   const page = await CDP({ port: Number(cport), target: targetId });
   await page.Emulation.setDeviceMetricsOverride({ width: 1280, height: 800, deviceScaleFactor: 1, mobile: false });
-  const { deepText, shot, click, findRect } = ui(page);
+  const { deepText, shot, key, click, findRect } = ui(page);
   failShots.push(() => shot('failure-workers'));
   const pauses = (sid) => rec.events.filter((e) => e.method === 'Debugger.paused' && e.sessionId === sid);
 
   await until('the pause on start', async () => pauses(undefined).length >= 1);
   await click(await until('the Sources tab', () => findRect(`(n) => n.getAttribute('role') === 'tab' && n.textContent.trim() === 'Sources'`)));
   const resume = () => until('the Resume button', () => findRect(`(n) => /^Resume script execution/.test(n.getAttribute('aria-label') || '')`));
-  await click(await resume());
+  // A click the loaded machine stretches past DevTools' long-press threshold opens the Resume button's menu
+  // instead of resuming (seen under -race in CI): then close the menu and resume with F8.
+  const resumeSession = async (sid) => {
+    const count = () => rec.events.filter((e) => e.method === 'Debugger.resumed' && e.sessionId === sid).length;
+    const before = count();
+    await click(await resume());
+    try {
+      await until('the resume of ' + (sid || 'the main thread'), async () => count() > before, 3_000);
+    } catch {
+      await key('Escape', 27);
+      await page.Page.bringToFront();
+      await key('F8', 119);
+      await until('the resume of ' + (sid || 'the main thread') + ' by F8', async () => count() > before);
+    }
+  };
+  await resumeSession(undefined);
   const att = await until('Target.attachedToTarget', async () => rec.events.find((e) => e.method === 'Target.attachedToTarget'));
   const sid = att.params.sessionId;
   assert.equal(att.params.targetInfo.type, 'node_worker');
@@ -248,8 +263,7 @@ async function workerSession(browser, cport) {
   await shot('7-worker-paused');
   step("worker's debugger; paused it in the same window: Threads lists it paused, Local shows total: 6");
 
-  await click(await resume());
-  await until('the worker resumed', async () => rec.events.some((e) => e.method === 'Debugger.resumed' && e.sessionId === sid));
+  await resumeSession(sid);
   await until('the worker detached as it ended', async () => rec.events.some((e) => e.method === 'Target.detachedFromTarget' && e.params.sessionId === sid));
   await until("the worker's message printed", async () => stdout === 'sum 6\n');
   step('Resume: the worker finished (sum 6) and its session ended');

@@ -43,7 +43,7 @@ SHELL := /bin/bash
 .NOTPARALLEL:
 
 .PHONY: install uninstall python-test rust-test package-test
-.PHONY: help build run test deps check bench bench-c bench-idle bench-compare fuzz fuzz-capi soak memtest-full clean fmtcheck vet gotest ctest ctest-build staticcheck tidycheck
+.PHONY: help build run test deps check bench bench-c bench-idle bench-load-floor bench-compare fuzz fuzz-capi soak memtest-full clean fmtcheck vet gotest ctest ctest-build staticcheck tidycheck
 
 help: ## Show this help
 	@grep -E '^[a-zA-Z_-]+:.*?## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*?## "}; {printf "%-14s %s\n", $$1, $$2}'
@@ -100,6 +100,9 @@ bench-c: build ctest-build ## Run the C API benchmarks (bench/capi): spawn, roun
 	@mkdir -p $(BUILD_DIR)/bench
 	set -o pipefail; { $(CTEST_DIR)/capi_bench 5; $(CTEST_DIR)/capi_native_bench 5; $(CTEST_DIR)/capi_hostapi_bench 5; \
 		for i in 1 2 3 4 5; do $(CTEST_DIR)/capi_load_bench $(abspath $(LIB)); done; } | tee $(BUILD_DIR)/bench/capi.txt
+
+bench-load-floor: build ## The library-load floor: dlopen + first call of an empty Go library, one holding goja, and libjsworker (bench/loadfloor)
+	bench/loadfloor/run.sh
 
 bench-idle: build ## Many idle Node-style workers each answering a message (bench/node/idle_many.js; N=10000 by default)
 	./$(CLI) run bench/node/idle_many.js $(or $(N),10000)

@@ -150,7 +150,7 @@ func (in *instrumenter) guard(body *ast.BlockStatement) {
 		},
 	}
 	if single := in.unguarded(body.List[start:]); single != nil {
-		// The test is the depth guard's call (entryFlag): the function's only read of the flag with the hooks off.
+		// The test is the depth guard's call (frameflag.go): the function's only read of the flag with the hooks off.
 		body.List = append(body.List[:start:start], &ast.IfStatement{If: idx, Test: depthguard.Call(idx), Consequent: try, Alternate: single})
 		return
 	}

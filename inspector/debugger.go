@@ -4,6 +4,7 @@
 package inspector
 
 import (
+	"errors"
 	"slices"
 	"sync"
 
@@ -38,6 +39,7 @@ type Debugger struct {
 	host    PauseHost
 	rt      *goja.Runtime
 	hookObj *goja.Object
+	flag    *depthguard.Flag // the realm's guard's value: on with onName (setOn)
 	frames  []goja.StackFrame
 
 	stmts   []stmtInfo
@@ -85,6 +87,12 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	debuggerOf.Set(rt, d)                         // AsyncScheduled finds it (async.go)
 	if err := depthguard.Ensure(rt); err != nil { // Compile guards every function (internal/depthguard)
 		return err
+	}
+	// Instrumented functions read the hook flag from the guard's call at their entry (hooks.go entryFlag): the
+	// guard's value is set with onName (setOn). Every realm running instrumented code has the guard (Rewrite
+	// calls it in every function, and Ensure installed it above), so every such realm has the flag.
+	if d.flag = depthguard.FlagOf(rt); d.flag == nil {
+		return errors.New("inspector: the realm's depth guard has no flag")
 	}
 	o := rt.NewObject()
 	// The flag every hook tests first, a global of its own: one name lookup
@@ -143,10 +151,14 @@ func (d *Debugger) TaskDone() {
 	}
 }
 
-// setOn turns the hooks on while some session has the domain enabled.
+// setOn turns the hooks on while some session has the domain enabled (or the
+// Profiler runs): the global onName, which statement hooks test, and the depth
+// guard's value, which functions test at entry, always together.
 func (d *Debugger) setOn() {
 	if d.hookObj != nil {
-		_ = d.rt.GlobalObject().Set(onName, len(d.sessions) > 0 || d.profiling())
+		on := len(d.sessions) > 0 || d.profiling()
+		_ = d.rt.GlobalObject().Set(onName, on)
+		d.flag.Set(on)
 	}
 }
 

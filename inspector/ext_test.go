@@ -148,8 +148,8 @@ work();
 	}
 	ask(t, s, 8, "Profiler.disable", "")
 	lt.do(func(rt *goja.Runtime) {
-		if on := rt.Get(onName); on.ToBoolean() {
-			t.Error("hooks still on after the profile")
+		if on := rt.Get(onName); on.ToBoolean() || lt.dbg.flag.On() {
+			t.Errorf("hooks still on after the profile (%s %v, the depth guard's value %v)", onName, on, lt.dbg.flag.On())
 		}
 	})
 }

@@ -5,9 +5,12 @@
 package inspector
 
 import (
+	"slices"
+
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/token"
 	"github.com/jsworker/jsworker/internal/astwalk"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // frameFlagName is the var, declared in every function that has a cached
@@ -25,6 +28,20 @@ const frameFlagName = "__jsworker_f"
 // the same list is cached, and every hook inside a call-free statement that
 // was itself entered with a valid flag is cached; any other hook refreshes.
 // A function with no cached hook keeps the plain `if (__jsworker_on) hit(…)`.
+//
+// The depth guard's value at a function's entry is the same flag
+// (depthguard.Flag, set by setOn with onName), and the guard's call is the
+// first thing every guarded function runs anyway; so the function's first
+// hook, when it is the body's first statement, reads that value instead of
+// the global (the entry hook, fnScope.entry): a function whose body the guard
+// try wraps starts with `__jsworker_f = jsworker:depth();` before the try and
+// its first hook is cached (entryFlag); an expression-bodied arrow's hook is
+// `if (jsworker:depth()) hit(…)` (`__jsworker_f = jsworker:depth()` should
+// the arrow have cached hooks); the one-statement fast path tests the call
+// itself (unguarded). Rewrite, which runs after the hooks, recognizes these
+// calls and inserts no second one. When the entry hook is the only one that
+// reads the frame flag, the function's other hooks keep testing the global
+// without storing it.
 //
 // Implicit calls (getters, setters, valueOf, iterators, Proxy traps) are not
 // counted: a native function reached that way that enables the Debugger
@@ -48,7 +65,8 @@ const throwTempName = "__jsworker_t"
 
 // finishFunction declares in decls the vars the instrumentation of the
 // function fs is the scope of uses: the temporary of its throws, and its
-// frame flag if it has a cached hook (then the refreshing hooks assign it).
+// frame flag if it has a cached hook (then the refreshing hooks assign it) or
+// an entry hook that tests it; and it sets the test of the entry hook.
 // Every new position is n's start.
 func finishFunction(fs *fnScope, decls *[]*ast.VariableDeclaration, n ast.Node) {
 	if fs == nil {
@@ -58,15 +76,29 @@ func finishFunction(fs *fnScope, decls *[]*ast.VariableDeclaration, n ast.Node) 
 	if fs.throwTemp {
 		*decls = append(*decls, &ast.VariableDeclaration{Var: at, List: []*ast.Binding{{Target: &ast.Identifier{Name: throwTempName, Idx: at}}}})
 	}
-	if len(fs.cachedHooks) == 0 {
+	flag := func() *ast.Identifier { return &ast.Identifier{Name: frameFlagName, Idx: at} }
+	e := fs.entry
+	if e != nil { // the body's first hook tests the depth guard's value (entryFlag, concise)
+		fs.freshHooks = slices.DeleteFunc(fs.freshHooks, func(h *ast.IfStatement) bool { return h == e })
+		if fs.entrySet {
+			e.Test = flag()
+		} else {
+			e.Test = depthguard.Call(e.If)
+		}
+	}
+	if len(fs.cachedHooks) == 0 && !fs.entrySet {
 		return
 	}
-	flag := func() *ast.Identifier { return &ast.Identifier{Name: frameFlagName, Idx: at} }
 	for _, h := range fs.cachedHooks {
 		h.Test = flag()
 	}
-	for _, h := range fs.freshHooks {
-		h.Test = &ast.AssignExpression{Operator: token.ASSIGN, Left: flag(), Right: &ast.Identifier{Name: onName, Idx: at}}
+	if len(fs.cachedHooks) > 0 { // else only the entry hook reads the frame flag: the others need not store it
+		for _, h := range fs.freshHooks {
+			h.Test = &ast.AssignExpression{Operator: token.ASSIGN, Left: flag(), Right: &ast.Identifier{Name: onName, Idx: at}}
+		}
+		if e != nil && !fs.entrySet {
+			e.Test = &ast.AssignExpression{Operator: token.ASSIGN, Left: flag(), Right: e.Test}
+		}
 	}
 	*decls = append(*decls, &ast.VariableDeclaration{Var: at, List: []*ast.Binding{{Target: flag()}}})
 }

@@ -7,11 +7,15 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/jsworker/jsworker/internal/astwalk"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // hookFlags instruments src and returns, in source order, the flag each
 // statement hook tests: "on" (the global), "fresh" (refreshes the frame
-// flag) or "cached" (the frame flag).
+// flag), "cached" (the frame flag), "guard" (the depth guard's value) or
+// "fresh-guard" (refreshes the frame flag from it); and "entry" for the
+// statement that sets the frame flag from the guard's value before a
+// function's try (entryFlag).
 func hookFlags(t *testing.T, src string) []string {
 	t.Helper()
 	d := NewDebugger()
@@ -26,6 +30,11 @@ func hookFlags(t *testing.T, src string) []string {
 	astwalk.Inspect(prg, func(n ast.Node) bool {
 		var test, right ast.Expression
 		switch n := n.(type) {
+		case *ast.ExpressionStatement: // __jsworker_f = jsworker:depth();
+			if a, ok := n.Expression.(*ast.AssignExpression); ok && depthguard.IsCall(a.Right) {
+				out = append(out, "entry")
+			}
+			return true
 		case *ast.IfStatement: // a function's hook: if (flag) hit(…) && (a = back(…))
 			es, ok := n.Consequent.(*ast.ExpressionStatement)
 			if !ok {
@@ -55,7 +64,15 @@ func hookFlags(t *testing.T, src string) []string {
 				out = append(out, "cached")
 			}
 		case *ast.AssignExpression:
-			out = append(out, "fresh")
+			if depthguard.IsCall(l.Right) {
+				out = append(out, "fresh-guard")
+			} else {
+				out = append(out, "fresh")
+			}
+		case *ast.CallExpression:
+			if depthguard.IsCall(l) {
+				out = append(out, "guard")
+			}
 		}
 		return true
 	})
@@ -67,17 +84,18 @@ func hookFlags(t *testing.T, src string) []string {
 // test the global.
 func TestFrameFlag_Kinds(t *testing.T) {
 	for _, c := range []struct{ src, want string }{
-		{`function loop(n) { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; }`, "fresh cached cached cached"},
-		{`function f() { a(); b; c; }`, "fresh fresh cached"},
-		{`function f(x) { for (var i = 0; i < x; i++) { g(i); x--; } return x; }`, "on on on on"},
-		{`function f(x) { if (x) { x++; } else x--; return x; }`, "fresh cached cached cached"},
-		{`function f(x) { if (g(x)) { x++; } return x; }`, "on on on"},
-		{`async function f(p) { var s = 0; await p; for (;;) { s++; } }`, "fresh cached fresh cached"},
-		{`function f() { try { x.y; } catch (e) { z; } }`, "fresh cached cached"},
+		{`function loop(n) { var s = 0; for (var i = 0; i < n; i++) { s += i; } return s; }`, "entry cached cached cached cached"},
+		{`function f() { a(); b; c; }`, "entry cached fresh cached"},
+		{`function f(x) { for (var i = 0; i < x; i++) { g(i); x--; } return x; }`, "entry cached on on on"},
+		{`function f(x) { if (x) { x++; } else x--; return x; }`, "entry cached cached cached cached"},
+		{`function f(x) { if (g(x)) { x++; } return x; }`, "entry cached on on"},
+		{`async function f(p) { var s = 0; await p; for (;;) { s++; } }`, "entry cached cached fresh cached"},
+		{`function f() { try { x.y; } catch (e) { z; } }`, "entry cached cached cached"},
 		{`function f() { return 1; }`, "on"},
+		{`function f() { function g() {} return g(); }`, "on"},
 		{`var a = 0; for (;;) { a++; }`, "on on on"},
-		{`var g = x => x * 2;`, "on on"},
-		{"function f() { var s = 0; s++; tag`x`; s++; }", "fresh cached cached fresh"},
+		{`var g = x => x * 2;`, "on guard"},
+		{"function f() { var s = 0; s++; tag`x`; s++; }", "entry cached cached cached fresh"},
 	} {
 		if got := strings.Join(hookFlags(t, c.src), " "); got != c.want {
 			t.Errorf("%s\n got  %s\n want %s", c.src, got, c.want)

@@ -12,6 +12,7 @@ import (
 	"github.com/dop251/goja/token"
 	"github.com/dop251/goja/unistring"
 	"github.com/jsworker/jsworker/internal/astwalk"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // concise gives an expression-bodied arrow function `(x) => e` a statement
@@ -25,6 +26,7 @@ func (in *instrumenter) concise(n *ast.ArrowFunctionLiteral, e ast.Expression) {
 	body := &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{ret}}
 	if h := in.hook(ret, false); h != nil {
 		body.List = []ast.Statement{h, ret}
+		in.fn.entry = h.(*ast.IfStatement) // it tests the depth guard's call (finishFunction)
 	}
 	n.Body = body
 }
@@ -110,7 +112,9 @@ func (in *instrumenter) writeBack(idx file.Idx, e ast.Expression, locals []local
 // still on the stack. Every position is the body's opening brace. The
 // rethrow keeps the value; an Error keeps its stack (captured when it was
 // made). The locals passed are the parameters and vars. A body that is one
-// statement and its hook runs the try only while the flag is on (unguarded).
+// statement and its hook runs the try only while the flag is on (unguarded);
+// in both forms the function reads the flag at entry from the depth guard's
+// call (entryFlag), not from the global onName.
 func (in *instrumenter) guard(body *ast.BlockStatement) {
 	if body == nil || in.fn == nil {
 		return
@@ -146,20 +150,45 @@ func (in *instrumenter) guard(body *ast.BlockStatement) {
 		},
 	}
 	if single := in.unguarded(body.List[start:]); single != nil {
-		body.List = append(body.List[:start:start], &ast.IfStatement{If: idx, Test: &ast.Identifier{Name: onName, Idx: idx}, Consequent: try, Alternate: single})
+		// The test is the depth guard's call (frameflag.go): the function's only read of the flag with the hooks off.
+		body.List = append(body.List[:start:start], &ast.IfStatement{If: idx, Test: depthguard.Call(idx), Consequent: try, Alternate: single})
 		return
 	}
 	body.List = append(body.List[:start:start], try)
+	in.entryFlag(body, start, try)
+}
+
+// entryFlag gives a function whose try body (guard) starts with a
+// refreshing statement hook the frame flag from the depth guard's call, the
+// statement `__jsworker_f = jsworker:depth();` before the try (Rewrite adds
+// no second call), and makes that hook a cached one: the function reads no
+// global at entry. A body starting otherwise keeps the guard Rewrite inserts.
+func (in *instrumenter) entryFlag(body *ast.BlockStatement, start int, try *ast.TryStatement) {
+	first, ok := try.Body.List[0].(*ast.IfStatement)
+	if !ok {
+		return
+	}
+	if !slices.Contains(in.fn.freshHooks, first) {
+		return
+	}
+	in.fn.entry, in.fn.entrySet = first, true // finishFunction declares the frame flag
+	idx := body.LeftBrace
+	set := &ast.ExpressionStatement{Expression: &ast.AssignExpression{Operator: token.ASSIGN,
+		Left: &ast.Identifier{Name: frameFlagName, Idx: idx}, Right: depthguard.Call(idx)}}
+	body.List = append(body.List[:start:start], set, try)
 }
 
 // unguarded returns the statement st of a function body that is, after the
 // directive prologue, only st's hook and st, when the body may run
-// `if (on) { try { hook; st } catch … } else st` (guard): st is a return or
+// `if (jsworker:depth()) { try { hook; st } catch … } else st` (guard; the
+// test is the depth guard's call, whose value is the hook flag, and the only
+// guard call of the function): st is a return or
 // an expression statement, so no hook of the frame follows the first one,
 // with no function or class in it (they would be instrumented once and
 // appear twice), in a function that is neither async nor a generator (it
 // cannot be resumed after the flag changed). With no session, the function
-// then pays one flag test and no try. Otherwise it returns nil.
+// then pays the guard's call it pays anyway, a test of its value and no try.
+// Otherwise it returns nil.
 //
 // The flag is read once, at entry: a session that enables the Debugger
 // while such a function is in a call it makes (possible only in a host realm

@@ -29,7 +29,9 @@ type fnScope struct {
 	// The `if (flag) hit(…)` statements of the statement hooks, by kind of
 	// flag (frameflag.go).
 	cachedHooks, freshHooks []*ast.IfStatement
-	throwTemp               bool // a throw statement uses the var throwTempName
+	entry                   *ast.IfStatement // the body's first hook, which tests the depth guard's value (finishFunction)
+	entrySet                bool             // entry follows `__jsworker_f = jsworker:depth();` and tests the frame flag (entryFlag)
+	throwTemp               bool             // a throw statement uses the var throwTempName
 }
 
 // bindingNames appends the simple identifiers bound by bs.

@@ -26,6 +26,13 @@
 //     and code the guard does not cover still have room, and it stays the
 //     uncatchable last resort.
 //
+// Every call of the guard returns the realm's Flag (flag.go): undefined, which
+// plain code discards, until the realm's owner sets it. The inspector sets it
+// while a debugger listens and has its instrumented functions test the value
+// of the call they make anyway instead of looking up a global; Rewrite keeps
+// the call such a function already makes in its first statement (Call) as its
+// only one.
+//
 // The Function constructor and its async and generator forms are changed in
 // place to compile through Rewrite (function.go; wrapper constructors where
 // gojainternal cannot change them), keeping their identity. Code goja still compiles itself, out of our reach, is not

@@ -71,7 +71,7 @@ type Checkpoint struct {
 const PollEvery = 1024
 
 // InstallWithCheckpoint is Install with a checkpoint (nil for none) that every guarded function entry looks at:
-// one atomic load.
+// one atomic load. Every call of the guard returns the realm's Flag (FlagOf): undefined until it is set.
 func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if limit <= 0 {
 		return errors.New("depthguard: the limit must be positive")
@@ -92,6 +92,7 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 		return err // fail closed: no guard that cannot read the depth
 	}
 	var calls uint32 // realm goroutine only
+	flag := &Flag{v: goja.Undefined(), yes: rt.ToValue(true)}
 	guard := func(goja.FunctionCall) goja.Value {
 		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
 			fail()
@@ -106,7 +107,7 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 				cp.Run()
 			}
 		}
-		return goja.Undefined()
+		return flag.v // the realm's Flag (flag.go)
 	}
 	rt.SetMaxCallStackSize(Backstop(limit))
 	if err := wrapJSONParse(rt, fail); err != nil {
@@ -118,7 +119,11 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if err := guardConstructors(rt); err != nil { // the Function constructors compile guarded code (function.go)
 		return err
 	}
-	return defineHidden(rt, rt.ToValue(guard))
+	if err := defineHidden(rt, rt.ToValue(guard)); err != nil {
+		return err
+	}
+	flagKey.Set(rt, flag) // FlagOf
+	return nil
 }
 
 // defineHidden sets the global lexical binding GuardName of rt to v: it runs

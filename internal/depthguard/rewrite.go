@@ -7,6 +7,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
+	"github.com/dop251/goja/token"
 	"github.com/jsworker/jsworker/internal/astwalk"
 )
 
@@ -42,7 +43,9 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 // declarations, expressions, arrows, methods, accessors, constructors,
 // generators and async functions. It walks the tree (internal/astwalk) with an
 // explicit stack, so a deeply nested program cannot overflow the Go stack here;
-// rewriting the same program twice guards each function once.
+// rewriting the same program twice guards each function once, and a function
+// whose first statement already calls the guard in one of the forms of Call
+// keeps that call as its only one.
 func Rewrite(prg *ast.Program) {
 	stack := []ast.Node{prg}
 	for len(stack) > 0 {
@@ -75,13 +78,29 @@ func guardCall(at file.Idx) *ast.CallExpression {
 	}
 }
 
-// isGuard reports whether st is a guard call this package inserted.
+// isGuard reports whether st, a function's first statement after its
+// directive prologue, calls the guard before anything else runs: the call
+// this package inserts, `guard()`, or one of the forms code that uses the
+// guard's value places itself (Call): `x = guard()` as an expression
+// statement, and either form as the test of an if statement.
 func isGuard(st ast.Statement) bool {
-	es, ok := st.(*ast.ExpressionStatement)
-	if !ok {
-		return false
+	switch st := st.(type) {
+	case *ast.ExpressionStatement:
+		return isGuardValue(st.Expression)
+	case *ast.IfStatement:
+		return isGuardValue(st.Test)
 	}
-	return isGuardExpr(es.Expression)
+	return false
+}
+
+// isGuardValue reports whether e is `guard()` or `x = guard()`, x an
+// identifier.
+func isGuardValue(e ast.Expression) bool {
+	if a, ok := e.(*ast.AssignExpression); ok {
+		_, id := a.Left.(*ast.Identifier)
+		return id && a.Operator == token.ASSIGN && isGuardExpr(a.Right)
+	}
+	return isGuardExpr(e)
 }
 
 func isGuardExpr(e ast.Expression) bool {
@@ -94,7 +113,8 @@ func isGuardExpr(e ast.Expression) bool {
 }
 
 // guardFunction inserts the guard after fn's directive prologue ("use
-// strict" must stay first to keep its meaning).
+// strict" must stay first to keep its meaning), unless the first statement
+// there already calls it (isGuard).
 func guardFunction(fn *ast.FunctionLiteral) {
 	body := fn.Body
 	if body == nil {

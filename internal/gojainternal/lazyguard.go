@@ -271,6 +271,12 @@ func GuardConstruct(o *goja.Object, check func(args []goja.Value)) bool {
 }
 
 func guardConstruct(o *goja.Object, check func(args []goja.Value)) bool {
+	return swapConstruct(o, guardedConstructCode, func(orig ConstructFunc) ConstructFunc { return guardedConstruct(check, orig) })
+}
+
+// swapConstruct replaces the construct behaviour of the native constructor o by wrap(goja's), unless it is already
+// wrapped by the closure whose code pointer is done; false if o has no construct behaviour to change.
+func swapConstruct(o *goja.Object, done uintptr, wrap func(ConstructFunc) ConstructFunc) bool {
 	p := nativeOf(o)
 	if p == nil {
 		return false
@@ -279,8 +285,8 @@ func guardConstruct(o *goja.Object, check func(args []goja.Value)) bool {
 	if *slot == nil {
 		return false
 	}
-	if reflect.ValueOf(*slot).Pointer() != guardedConstructCode {
-		*slot = guardedConstruct(check, *slot)
+	if reflect.ValueOf(*slot).Pointer() != done {
+		*slot = wrap(*slot)
 	}
 	return true
 }
@@ -295,18 +301,7 @@ func ReplaceConstruct(o *goja.Object, replace func(orig ConstructFunc, args []go
 }
 
 func replaceConstruct(o *goja.Object, replace func(ConstructFunc, []goja.Value, *goja.Object) *goja.Object) bool {
-	p := nativeOf(o)
-	if p == nil {
-		return false
-	}
-	slot := (*ConstructFunc)(unsafe.Add(p, lazy.constructOff))
-	if *slot == nil {
-		return false
-	}
-	if reflect.ValueOf(*slot).Pointer() != replacedConstructCode {
-		*slot = replacedConstruct(replace, *slot)
-	}
-	return true
+	return swapConstruct(o, replacedConstructCode, func(orig ConstructFunc) ConstructFunc { return replacedConstruct(replace, orig) })
 }
 
 // GuardCall makes each call of the native function o go through guard, which receives goja's own behaviour to call

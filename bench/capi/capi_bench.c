@@ -10,6 +10,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "jsworker.h"
+#include "bench_common.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -22,22 +23,6 @@
 #define SPAWNS 200
 #define ROUND_TRIPS 20000
 #define ONE_WAY 200000
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void die(const char *what) {
     fprintf(stderr, "capi_bench: %s failed\n", what);
@@ -182,12 +167,6 @@ int main(int argc, char **argv) {
     return 0;
 }
 #else /* JSWORKER_LOAD_ONLY */
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* load: dlopen the library, then the first call (which waits for the Go runtime to finish starting), then the
  * first worker's reply: a context, JSWorkerCreate of `postMessage('ready')`, JSWorkerReceive of its message. Every

@@ -25,6 +25,7 @@
 #define _POSIX_C_SOURCE 200809L
 #define _DEFAULT_SOURCE /* RTLD_DEFAULT */
 #include "jsworker.h"
+#include "bench_common.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -40,22 +41,6 @@
 
 static bool (*postJSON)(JSWorkerRef, JSContextRef, const char *, size_t, JSValueRef *);
 static char *(*receiveJSON)(JSWorkerRef, JSContextRef, uint64_t, size_t *, JSValueRef *);
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 static void die(const char *what) {
     fprintf(stderr, "capi_message_bench: %s failed\n", what);

@@ -83,7 +83,7 @@ func guardInPlace(rt *goja.Runtime, ctor *goja.Object, kind ctorKind) bool {
 	}
 	construct := func(orig gojainternal.ConstructFunc, args []goja.Value, newTarget *goja.Object) *goja.Object {
 		strs, vals := stringArgs(rt, args)
-		f := compileFunction(rt, kind.head, strs)
+		f := compileFunction(rt, kind.head, strs, func() { orig([]goja.Value{rt.ToValue("(")}, nil) })
 		if f == nil {
 			return orig(vals, newTarget) // a syntax error, thrown by goja as it would be
 		}
@@ -99,7 +99,8 @@ func guardInPlace(rt *goja.Runtime, ctor *goja.Object, kind ctorKind) bool {
 	}
 	return gojainternal.GuardCall(ctor, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
 		strs, vals := stringArgs(rt, call.Arguments)
-		if f := compileFunction(rt, kind.head, strs); f != nil {
+		syntaxError := func() { orig(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{rt.ToValue("(")}}) }
+		if f := compileFunction(rt, kind.head, strs, syntaxError); f != nil {
 			setProto(f, defaultProto)
 			return f
 		}
@@ -210,7 +211,11 @@ func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind ctorKind, proto *goja.Ob
 	}
 	w := rt.ToValue(func(call goja.ConstructorCall) *goja.Object {
 		strs, args := stringArgs(rt, call.Arguments)
-		f := compileFunction(rt, kind.head, strs)
+		f := compileFunction(rt, kind.head, strs, func() {
+			if _, err := origCall(goja.Undefined(), rt.ToValue("(")); err != nil {
+				panic(err)
+			}
+		})
 		if f == nil {
 			v, err := origCall(goja.Undefined(), args...) // a syntax error, thrown by goja as it would be
 			if err != nil {
@@ -251,7 +256,10 @@ func wrapCtor(rt *goja.Runtime, orig *goja.Object, kind ctorKind, proto *goja.Ob
 // compileFunction builds, guards and runs the source the constructor's arguments make (the last is the body, the
 // others the parameters) and returns the function, or nil when the text must go to goja's own constructor: a syntax
 // error, or text holding U+FFFD, which may stand for a lone surrogate Go's strings cannot carry.
-func compileFunction(rt *goja.Runtime, head string, args []string) *goja.Object {
+//
+// syntaxError throws goja's own SyntaxError for a text that is one; compileFunction uses it, with its message
+// replaced, when goja's parser panics on the text (throwParserFailure).
+func compileFunction(rt *goja.Runtime, head string, args []string, syntaxError func()) *goja.Object {
 	var sb strings.Builder
 	sb.WriteString(head)
 	body := ""
@@ -268,7 +276,7 @@ func compileFunction(rt *goja.Runtime, head string, args []string) *goja.Object 
 	}
 	prg, err := Parse(evalName, src, parser.WithDisableSourceMaps)
 	if err != nil && strings.Contains(err.Error(), parserFailed) {
-		throwParserFailure(rt, err.Error()) // goja's constructor would hand the text to the same parser, and panic
+		throwParserFailure(strings.TrimPrefix(err.Error(), "SyntaxError: "), syntaxError) // goja's constructor would hand the text to the same parser, and panic
 	}
 	if err != nil || len(prg.Body) != 1 {
 		return nil // "a){}; (function(" and the like: not one function expression, a syntax error for goja too
@@ -293,20 +301,26 @@ func flag(b bool) goja.Flag {
 	return goja.FLAG_FALSE
 }
 
-// throwParserFailure throws, as the constructor's SyntaxError, that goja's parser failed on a text (msg: Parse's
-// error): a SyntaxError of the realm's own, made by goja's Function constructor from a text that is one, with its
-// message replaced. The text itself never reaches goja's constructor, whose parser would panic with it again and end
-// the realm's thread.
-func throwParserFailure(rt *goja.Runtime, msg string) {
-	msg = strings.TrimPrefix(msg, "SyntaxError: ")
-	if fn, ok := goja.AssertFunction(rt.Get("Function")); ok {
-		_, err := fn(goja.Undefined(), rt.ToValue("("))
-		var ex *goja.Exception
-		if errors.As(err, &ex) {
-			if o, ok := ex.Value().(*goja.Object); ok && o.Set("message", msg) == nil {
-				panic(o)
-			}
+// throwParserFailure throws, as the constructor's SyntaxError, that goja's parser failed on a text: the SyntaxError
+// syntaxError throws (goja's own constructor given a text that is one), its message replaced by msg. The text itself
+// never reaches goja's constructor, whose parser would panic with it again and end the realm's thread.
+func throwParserFailure(msg string, syntaxError func()) {
+	defer func() {
+		x := recover()
+		var o *goja.Object
+		switch v := x.(type) {
+		case *goja.Object:
+			o = v
+		case *goja.Exception:
+			o, _ = v.Value().(*goja.Object)
 		}
-	}
-	panic(rt.NewTypeError(msg)) // Function is not goja's any more: the script replaced it
+		if o != nil {
+			_ = o.Set("message", msg)
+		}
+		if x == nil {
+			x = errors.New("depthguard: " + msg) // not reached: "(" is a syntax error for goja too
+		}
+		panic(x)
+	}()
+	syntaxError()
 }

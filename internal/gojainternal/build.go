@@ -3,6 +3,7 @@ package gojainternal
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -97,39 +98,61 @@ func fillPlain(o *goja.Object, names []unistring.String, values []goja.Value) {
 }
 
 // buildSamples are the layouts the probe builds both ways: names, then a
-// script run on the object (as o) whose result must be the same for both.
+// function body run on the object (as o) whose result must be the same for
+// both.
 var buildSamples = []struct{ names, script string }{
-	{"", `JSON.stringify(o) + Object.getPrototypeOf(o) === Object.prototype`},
-	{"a b c", `JSON.stringify(o) + Object.keys(o) + o.hasOwnProperty("b")`},
-	{"b 2 a 1", `JSON.stringify(o) + Object.keys(o) + Object.getOwnPropertyNames(o)`},
-	{"x y x", `JSON.stringify(o) + Object.keys(o)`},
-	{"__proto__ a", `JSON.stringify(Object.getOwnPropertyDescriptor(o, "__proto__")) + Object.keys(o) + (Object.getPrototypeOf(o) === Object.prototype)`},
-	{"a b c d", `delete o.b; o.e = 9; o[3] = 1; JSON.stringify(o) + Object.keys(o)`},
-	{"a b", `var s = ""; for (var k in o) { s += k; delete o.b; o.z = 1; } s + JSON.stringify(o)`},
-	{"a b", `Object.freeze(o); o.c = 1; o.a = 5; delete o.b; JSON.stringify(o) + Object.isFrozen(o)`},
-	{"a b", `JSON.stringify(Object.getOwnPropertyDescriptors(o))`},
-	{"k0 k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11", `delete o.k5; o.k12 = 1; JSON.stringify(o) + Object.keys(o).length`},
-	{"é € a", `JSON.stringify(o) + Object.keys(o) + o["€"]`},
-	{"a b", `var p = Object.assign({}, o); var q = {...o}; JSON.stringify([p, q]) + Object.entries(o)`},
+	{"", `return JSON.stringify(o) + (Object.getPrototypeOf(o) === Object.prototype)`},
+	{"a b c", `return JSON.stringify(o) + Object.keys(o) + o.hasOwnProperty("b")`},
+	{"b 2 a 1", `return JSON.stringify(o) + Object.keys(o) + Object.getOwnPropertyNames(o)`},
+	{"x y x", `return JSON.stringify(o) + Object.keys(o)`},
+	{"__proto__ a", `return JSON.stringify(Object.getOwnPropertyDescriptor(o, "__proto__")) + Object.keys(o) + (Object.getPrototypeOf(o) === Object.prototype)`},
+	{"a b c d", `delete o.b; o.e = 9; o[3] = 1; return JSON.stringify(o) + Object.keys(o)`},
+	{"a b", `var s = ""; for (var k in o) { s += k; delete o.b; o.z = 1; } return s + JSON.stringify(o)`},
+	{"a b", `Object.freeze(o); o.c = 1; o.a = 5; delete o.b; return JSON.stringify(o) + Object.isFrozen(o)`},
+	{"a b", `return JSON.stringify(Object.getOwnPropertyDescriptors(o))`},
+	{"k0 k1 k2 k3 k4 k5 k6 k7 k8 k9 k10 k11", `delete o.k5; o.k12 = 1; return JSON.stringify(o) + Object.keys(o).length`},
+	{"é € a", `return JSON.stringify(o) + Object.keys(o) + o["€"]`},
+	{"a b", `var p = Object.assign({}, o); var q = {...o}; return JSON.stringify([p, q]) + Object.entries(o)`},
 }
 
-func probeBuild() (err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			err = fmt.Errorf("panic while probing: %v", x)
-		}
-	}()
-	rt := goja.New()
-	proto := rt.NewObject().Prototype()
-	check, err := rt.RunString(`(function (o, script) { return String(new Function("o", script)(o)); })`)
+// buildChecks is buildSamples' scripts as one program, compiled once per
+// process whatever runtime runs it: an array of functions of o.
+var buildChecks = sync.OnceValues(func() (*goja.Program, error) {
+	var src strings.Builder
+	src.WriteString("[")
+	for _, s := range buildSamples {
+		src.WriteString("function (o) { " + s.script + " },\n")
+	}
+	src.WriteString("]")
+	return goja.Compile("gojainternal-build-probe.js", src.String(), false)
+})
+
+func probeBuild() error {
+	checks, err := buildChecks()
 	if err != nil {
 		return err
 	}
-	run, ok := goja.AssertFunction(check)
-	if !ok {
-		return errors.New("the probe's checker is not a function")
+	return withProbeRuntime(func(rt *goja.Runtime) error { return probeBuildOn(rt, checks, fillPlain) })
+}
+
+// probeBuildOn builds every sample both ways in rt, with Set and with fill,
+// and compares what the checks see of them. It leaves nothing behind in rt
+// but garbage.
+func probeBuildOn(rt *goja.Runtime, checks *goja.Program, fill func(*goja.Object, []unistring.String, []goja.Value)) error {
+	proto := rt.NewObject().Prototype()
+	v, err := rt.RunProgram(checks)
+	if err != nil {
+		return err
 	}
-	for _, s := range buildSamples {
+	fns, ok := v.(*goja.Object)
+	if !ok {
+		return errors.New("the probe's checks are not an array")
+	}
+	for i, s := range buildSamples {
+		check, ok := goja.AssertFunction(fns.Get(strconv.Itoa(i)))
+		if !ok {
+			return fmt.Errorf("the probe's check %d is not a function", i)
+		}
 		var names []unistring.String
 		var values []goja.Value
 		for i, n := range strings.Fields(s.names) {
@@ -154,16 +177,16 @@ func probeBuild() (err error) {
 		if len(valuesOf(o)) != 0 || len(*(*[]unistring.String)(unsafe.Add(selfOf(o).data, props.names))) != 0 {
 			return errors.New("a new object already has properties")
 		}
-		fillPlain(o, names, values)
-		want, err := run(goja.Undefined(), ref, rt.ToValue(s.script))
+		fill(o, names, values)
+		want, err := check(goja.Undefined(), ref)
 		if err != nil {
 			return err
 		}
-		got, err := run(goja.Undefined(), o, rt.ToValue(s.script))
+		got, err := check(goja.Undefined(), o)
 		if err != nil {
 			return err
 		}
-		if got.String() != want.String() {
+		if goja.IsUndefined(want) || got.String() != want.String() {
 			return fmt.Errorf("names %q: built object gives %s, one made with Set gives %s", s.names, got, want)
 		}
 	}

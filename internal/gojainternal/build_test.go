@@ -2,6 +2,8 @@ package gojainternal
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/dop251/goja"
@@ -68,5 +70,70 @@ func TestNewPlainObject(t *testing.T) {
 	restore()
 	if ok {
 		t.Error("filled while the probe fails")
+	}
+}
+
+// TestBuildProbe_Compares: the probe's checks answer something that tells
+// objects apart (each returns a value, not undefined): the same names in
+// another order, or another value, give another answer.
+func TestBuildProbe_Compares(t *testing.T) {
+	checks, err := buildChecks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	rt := goja.New()
+	fns, err := rt.RunProgram(checks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range buildSamples {
+		check, ok := goja.AssertFunction(fns.(*goja.Object).Get(fmt.Sprint(i)))
+		if !ok {
+			t.Fatalf("check %d is not a function", i)
+		}
+		a := mustRun(t, rt, `({a: 1, b: 2, c: 3, k0: 1, x: 1, __proto__: Object.prototype})`)
+		b := mustRun(t, rt, `({c: 3, b: 2, a: 1, k0: 1, x: 1})`)
+		got, err := check(goja.Undefined(), a)
+		if err != nil || goja.IsUndefined(got) {
+			t.Fatalf("check %d (%s): %v, %v", i, buildSamples[i].script, got, err)
+		}
+		if i == 1 {
+			other, _ := check(goja.Undefined(), b)
+			if other.String() == got.String() {
+				t.Errorf("check %d does not tell {a, b, c} from {c, b, a}: %s", i, got)
+			}
+		}
+	}
+}
+
+// TestBuildProbe_DetectsChange: a fill that does not do what goja's own Set
+// does (names in another order, a value lost) fails the probe.
+func TestBuildProbe_DetectsChange(t *testing.T) {
+	if err := loadBuild(); err != nil {
+		t.Fatal(err)
+	}
+	checks, err := buildChecks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	reversed := func(o *goja.Object, names []unistring.String, values []goja.Value) {
+		n, v := slices.Clone(names), slices.Clone(values)
+		slices.Reverse(n)
+		slices.Reverse(v)
+		fillPlain(o, n, v)
+	}
+	dropLast := func(o *goja.Object, names []unistring.String, values []goja.Value) {
+		if len(names) > 0 {
+			names, values = names[:len(names)-1], values[:len(values)-1]
+		}
+		fillPlain(o, names, values)
+	}
+	for name, fill := range map[string]func(*goja.Object, []unistring.String, []goja.Value){"reversed": reversed, "dropLast": dropLast} {
+		if err := probeBuildOn(goja.New(), checks, fill); err == nil {
+			t.Errorf("the probe accepts a %s fill", name)
+		}
+	}
+	if err := probeBuildOn(goja.New(), checks, fillPlain); err != nil {
+		t.Errorf("fillPlain: %v", err)
 	}
 }

@@ -122,3 +122,25 @@ func TestReplaceConstruct(t *testing.T) {
 		t.Error("ReplaceConstruct works after a change")
 	}
 }
+
+// TestLazyGuard_DetectsDifference: the verification compares the guarded runtime with the plain reference, so a
+// reference that differs (a global the guarded runtime does not have) fails it.
+func TestLazyGuard_DetectsDifference(t *testing.T) {
+	if err := LazyGuard(); err != nil {
+		t.Fatal(err)
+	}
+	c, err := lazyChecks()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := verifyLazyOn(goja.New(), c); err != nil {
+		t.Fatalf("a fresh reference: %v", err)
+	}
+	changed := goja.New()
+	if _, err := changed.RunString(`globalThis.extra = 1`); err != nil {
+		t.Fatal(err)
+	}
+	if err := verifyLazyOn(changed, c); err == nil {
+		t.Error("a reference with another global passes")
+	}
+}

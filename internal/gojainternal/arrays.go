@@ -50,42 +50,43 @@ func probeArrays() (err error) {
 			err = fmt.Errorf("panic while probing: %v", x)
 		}
 	}()
-	rt := goja.New()
-	a, err := sample(rt, `[1]`)
-	if err != nil {
-		return err
-	}
-	st := implType(a)
-	if st.Kind() != reflect.Pointer || st.Elem().Kind() != reflect.Struct {
-		return errors.New("an array's implementation is not a pointer to a struct")
-	}
-	is := func(want reflect.Type) func(reflect.Type) bool { return func(t reflect.Type) bool { return t == want } }
-	if arrays.values, err = fieldOffset(st.Elem(), "values", is(reflect.TypeFor[[]goja.Value]())); err != nil {
-		return err
-	}
-	if arrays.length, err = fieldOffset(st.Elem(), "length", is(reflect.TypeFor[uint32]())); err != nil {
-		return err
-	}
-	for _, src := range arraySamples {
-		o, err := sample(rt, src)
+	return withProbeRuntime(func(rt *goja.Runtime) (err error) {
+		a, err := sample(rt, `[1]`)
 		if err != nil {
 			return err
 		}
-		if selfOf(o).tab != kinds.arrayTab {
-			return fmt.Errorf("%s is not goja's usual array", src)
+		st := implType(a)
+		if st.Kind() != reflect.Pointer || st.Elem().Kind() != reflect.Struct {
+			return errors.New("an array's implementation is not a pointer to a struct")
 		}
-		if err := compareArray(o); err != nil {
-			return fmt.Errorf("%s: %w", src, err)
+		is := func(want reflect.Type) func(reflect.Type) bool { return func(t reflect.Type) bool { return t == want } }
+		if arrays.values, err = fieldOffset(st.Elem(), "values", is(reflect.TypeFor[[]goja.Value]())); err != nil {
+			return err
 		}
-	}
-	return nil
+		if arrays.length, err = fieldOffset(st.Elem(), "length", is(reflect.TypeFor[uint32]())); err != nil {
+			return err
+		}
+		for _, src := range arraySamples {
+			o, err := sample(rt, src)
+			if err != nil {
+				return err
+			}
+			if selfOf(o).tab != kinds.arrayTab {
+				return fmt.Errorf("%s is not goja's usual array", src)
+			}
+			if err := compareArray(o); err != nil {
+				return fmt.Errorf("%s: %w", src, err)
+			}
+		}
+		return nil
+	})
 }
 
 // arraySamples are the arrays the probe reads both ways.
 var arraySamples = []string{
 	`[]`, `[1, "a", null, undefined, {x: 1}, [2], 1.5, -7]`, `[1, , 3, , ]`,
-	`var a = [1, 2]; a.length = 5; a`, `var a = [1, 2, 3]; a.length = 1; a`, `var a = [1, 2, 3]; delete a[1]; a`,
-	`var a = [1]; a[3] = 4; a`, `var a = [1, 2, 3]; a.pop(); a.push(9, 8); a`,
+	`(function () { var a = [1, 2]; a.length = 5; return a })()`, `(function () { var a = [1, 2, 3]; a.length = 1; return a })()`, `(function () { var a = [1, 2, 3]; delete a[1]; return a })()`,
+	`(function () { var a = [1]; a[3] = 4; return a })()`, `(function () { var a = [1, 2, 3]; a.pop(); a.push(9, 8); return a })()`,
 	`Object.defineProperty([1, 2, 3], 1, {get: function () { return 7; }})`,
 	`Object.defineProperty([1, 2, 3], 2, {value: 5, enumerable: false})`, `Object.freeze([1, {a: 1}])`,
 	`Object.assign([1, 2], {foo: 3})`,

@@ -24,17 +24,24 @@ var probeRT struct {
 // withProbeRuntime runs f on the shared probe runtime. f must leave no global binding or change behind (it may make
 // objects and compile functions). goja runtimes are not safe for concurrent use, so f holds the runtime alone; a
 // probe that finds it taken (by a probe on another goroutine, or by the probe that called this one) gets a fresh
-// runtime instead of waiting, so probes never deadlock on each other. A panic in f is its error.
+// runtime instead of waiting, so probes never deadlock on each other. A panic in f is its error (and the shared
+// runtime is dropped).
 func withProbeRuntime(f func(rt *goja.Runtime) error) (err error) {
-	defer func() {
-		if x := recover(); x != nil {
-			err = fmt.Errorf("panic while probing: %v", x)
-		}
-	}()
 	if !probeRT.mu.TryLock() {
+		defer func() {
+			if x := recover(); x != nil {
+				err = fmt.Errorf("panic while probing: %v", x)
+			}
+		}()
 		return f(goja.New())
 	}
 	defer probeRT.mu.Unlock()
+	defer func() {
+		if x := recover(); x != nil {
+			probeRT.rt = nil // a probe that panicked may have left it half changed: the next probe makes another
+			err = fmt.Errorf("panic while probing: %v", x)
+		}
+	}()
 	if probeRT.rt == nil {
 		probeRT.rt = goja.New()
 	}

@@ -59,63 +59,64 @@ func probeProps() (err error) {
 			err = fmt.Errorf("panic while probing: %v", x)
 		}
 	}()
-	rt := goja.New()
-	plain, err := sample(rt, `({})`)
-	if err != nil {
-		return err
-	}
-	pt := implType(plain)
-	if pt.Kind() != reflect.Pointer || pt.Elem().Kind() != reflect.Struct {
-		return errors.New("a plain object's implementation is not a pointer to a struct")
-	}
-	st := pt.Elem()
-	is := func(want reflect.Type) func(reflect.Type) bool { return func(t reflect.Type) bool { return t == want } }
-	if props.values, err = fieldOffset(st, "values", is(reflect.TypeFor[map[unistring.String]goja.Value]())); err != nil {
-		return err
-	}
-	if props.names, err = fieldOffset(st, "propNames", is(reflect.TypeFor[[]unistring.String]())); err != nil {
-		return err
-	}
-	if props.sorted, err = fieldOffset(st, "lastSortedPropLen", is(reflect.TypeFor[int]())); err != nil {
-		return err
-	}
-
-	// The type of a property with attributes, from a non-enumerable one.
-	o, err := sample(rt, `Object.defineProperty({}, "x", {value: 7, enumerable: false, writable: true})`)
-	if err != nil {
-		return err
-	}
-	vp, ok := valuesOf(o)["x"]
-	if !ok || vp == nil {
-		return errors.New("a sample property is not in values")
-	}
-	vt := reflect.TypeOf(vp)
-	if vt.Kind() != reflect.Pointer || vt.Elem().Kind() != reflect.Struct {
-		return fmt.Errorf("a property with attributes is %s, not a pointer to a struct", vt)
-	}
-	isBool := func(t reflect.Type) bool { return t.Kind() == reflect.Bool }
-	if props.vpValue, err = fieldOffset(vt.Elem(), "value", is(reflect.TypeFor[goja.Value]())); err != nil {
-		return err
-	}
-	if props.vpEnum, err = fieldOffset(vt.Elem(), "enumerable", isBool); err != nil {
-		return err
-	}
-	if props.vpAccessor, err = fieldOffset(vt.Elem(), "accessor", isBool); err != nil {
-		return err
-	}
-	props.vpTab = (*iface)(unsafe.Pointer(&vp)).tab
-
-	// The fast readers agree with Keys and Get on samples of every shape.
-	for _, src := range propSamples {
-		o, err := sample(rt, src)
+	return withProbeRuntime(func(rt *goja.Runtime) (err error) {
+		plain, err := sample(rt, `({})`)
 		if err != nil {
 			return err
 		}
-		if err := comparePlain(o); err != nil {
-			return fmt.Errorf("%s: %w", src, err)
+		pt := implType(plain)
+		if pt.Kind() != reflect.Pointer || pt.Elem().Kind() != reflect.Struct {
+			return errors.New("a plain object's implementation is not a pointer to a struct")
 		}
-	}
-	return nil
+		st := pt.Elem()
+		is := func(want reflect.Type) func(reflect.Type) bool { return func(t reflect.Type) bool { return t == want } }
+		if props.values, err = fieldOffset(st, "values", is(reflect.TypeFor[map[unistring.String]goja.Value]())); err != nil {
+			return err
+		}
+		if props.names, err = fieldOffset(st, "propNames", is(reflect.TypeFor[[]unistring.String]())); err != nil {
+			return err
+		}
+		if props.sorted, err = fieldOffset(st, "lastSortedPropLen", is(reflect.TypeFor[int]())); err != nil {
+			return err
+		}
+
+		// The type of a property with attributes, from a non-enumerable one.
+		o, err := sample(rt, `Object.defineProperty({}, "x", {value: 7, enumerable: false, writable: true})`)
+		if err != nil {
+			return err
+		}
+		vp, ok := valuesOf(o)["x"]
+		if !ok || vp == nil {
+			return errors.New("a sample property is not in values")
+		}
+		vt := reflect.TypeOf(vp)
+		if vt.Kind() != reflect.Pointer || vt.Elem().Kind() != reflect.Struct {
+			return fmt.Errorf("a property with attributes is %s, not a pointer to a struct", vt)
+		}
+		isBool := func(t reflect.Type) bool { return t.Kind() == reflect.Bool }
+		if props.vpValue, err = fieldOffset(vt.Elem(), "value", is(reflect.TypeFor[goja.Value]())); err != nil {
+			return err
+		}
+		if props.vpEnum, err = fieldOffset(vt.Elem(), "enumerable", isBool); err != nil {
+			return err
+		}
+		if props.vpAccessor, err = fieldOffset(vt.Elem(), "accessor", isBool); err != nil {
+			return err
+		}
+		props.vpTab = (*iface)(unsafe.Pointer(&vp)).tab
+
+		// The fast readers agree with Keys and Get on samples of every shape.
+		for _, src := range propSamples {
+			o, err := sample(rt, src)
+			if err != nil {
+				return err
+			}
+			if err := comparePlain(o); err != nil {
+				return fmt.Errorf("%s: %w", src, err)
+			}
+		}
+		return nil
+	})
 }
 
 // propSamples are the objects the probe reads both ways.
@@ -123,12 +124,12 @@ var propSamples = []string{
 	`({})`, `({a: 1, b: "x", c: null})`, `Object.create(null, {v: {value: 1, enumerable: true}})`,
 	`Object.defineProperty({a: 1, b: 2}, "h", {value: 3, enumerable: false})`,
 	`Object.defineProperty({a: 1}, "c", {value: 3, enumerable: true, writable: false, configurable: false})`,
-	`var o = {a: 1, b: 2, c: 3}; delete o.b; o.d = 4; o`,
+	`(function () { var o = {a: 1, b: 2, c: 3}; delete o.b; o.d = 4; return o })()`,
 	`({é: 1, "€": 2, "\ud800": 3, a: 4})`,
 	`({get g() { return 1; }, a: 2})`,
 	`({b: 1, 2: 2, a: 3, 1: 4})`,
-	`var o = {b: 1, 2: 2, a: 3}; Object.keys(o); o`,
-	`var o = {b: 1}; Object.keys(o); o[0] = 1; o`,
+	`(function () { var o = {b: 1, 2: 2, a: 3}; Object.keys(o); return o })()`,
+	`(function () { var o = {b: 1}; Object.keys(o); o[0] = 1; return o })()`,
 }
 
 // comparePlain checks PlainKeys and PlainGet against Keys and Get on o.

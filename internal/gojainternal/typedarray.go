@@ -171,93 +171,94 @@ func probeTypedArrays() (err error) {
 		return err
 	}
 
-	rt := goja.New()
-	s, err := sample(rt, `new Int32Array(new ArrayBuffer(16), 4, 2)`)
-	if err != nil {
-		return err
-	}
-	impl := implValue(s)
-	if !impl.IsValid() || impl.Kind() != reflect.Pointer || impl.Elem().Kind() != reflect.Struct {
-		return errors.New("a typed array's implementation is not a pointer to a struct")
-	}
-	ta.implType = impl.Type()
-	st := impl.Type().Elem()
-	if ta.buf, err = fieldOffset(st, "viewedArrayBuf", func(t reflect.Type) bool { return t == abPtr }); err != nil {
-		return err
-	}
-	if ta.length, err = fieldOffset(st, "length", isInt); err != nil {
-		return err
-	}
-	if ta.offset, err = fieldOffset(st, "offset", isInt); err != nil {
-		return err
-	}
-	arr, ok := st.FieldByName("typedArray")
-	if !ok || arr.Type.Kind() != reflect.Interface || len(arr.Index) != 1 || arr.Type.Size() != unsafe.Sizeof(iface{}) {
-		return fmt.Errorf("field %s.typedArray missing or not an interface", st)
-	}
-	ta.arrIndex, ta.arrOff = arr.Index[0], arr.Offset
-	ta.tab = selfOf(s).tab
-	if ObjectKind(s) != KindTypedArray {
-		return errors.New("the sample typed array is not KindTypedArray")
-	}
-
-	// One Go type per element kind, learned from samples.
-	seen := map[reflect.Type]bool{}
-	for _, k := range []ElemKind{ElemInt32, ElemBigInt64, ElemUint8, ElemInt8, ElemInt16, ElemUint16, ElemUint32,
-		ElemBigUint64, ElemUint8Clamped, ElemFloat32, ElemFloat64} {
-		o, err := sample(rt, "new "+k.String()+"(2)")
+	return withProbeRuntime(func(rt *goja.Runtime) (err error) {
+		s, err := sample(rt, `new Int32Array(new ArrayBuffer(16), 4, 2)`)
 		if err != nil {
 			return err
 		}
-		impl := implValue(o)
-		if impl.Type() != ta.implType || selfOf(o).tab != ta.tab {
-			return fmt.Errorf("%s has another implementation type", k)
+		impl := implValue(s)
+		if !impl.IsValid() || impl.Kind() != reflect.Pointer || impl.Elem().Kind() != reflect.Struct {
+			return errors.New("a typed array's implementation is not a pointer to a struct")
 		}
-		a := impl.Elem().Field(ta.arrIndex)
-		if a.IsNil() {
-			return fmt.Errorf("%s has no element implementation", k)
+		ta.implType = impl.Type()
+		st := impl.Type().Elem()
+		if ta.buf, err = fieldOffset(st, "viewedArrayBuf", func(t reflect.Type) bool { return t == abPtr }); err != nil {
+			return err
 		}
-		t := a.Elem().Type()
-		if seen[t] {
-			return fmt.Errorf("%s is indistinguishable from another kind", k)
+		if ta.length, err = fieldOffset(st, "length", isInt); err != nil {
+			return err
 		}
-		seen[t] = true
-		tab := (*iface)(unsafe.Add(impl.UnsafePointer(), ta.arrOff)).tab
-		ta.kinds = append(ta.kinds, elemType{t, tab, k})
-	}
+		if ta.offset, err = fieldOffset(st, "offset", isInt); err != nil {
+			return err
+		}
+		arr, ok := st.FieldByName("typedArray")
+		if !ok || arr.Type.Kind() != reflect.Interface || len(arr.Index) != 1 || arr.Type.Size() != unsafe.Sizeof(iface{}) {
+			return fmt.Errorf("field %s.typedArray missing or not an interface", st)
+		}
+		ta.arrIndex, ta.arrOff = arr.Index[0], arr.Offset
+		ta.tab = selfOf(s).tab
+		if ObjectKind(s) != KindTypedArray {
+			return errors.New("the sample typed array is not KindTypedArray")
+		}
 
-	// Confirm the offsets on the sample, both ways: byteOffset 4 = element
-	// offset 1.
-	if v, ok := typedArrayOf(s); !ok || v.Kind != ElemInt32 || v.Offset != 1 || v.Length != 2 || v.Buffer.Detached() || len(v.Buffer.Bytes()) != 16 {
-		return errors.New("the sample Int32Array does not read back")
-	}
-	if v, ok := typedArrayReflect(s); !ok || v.Kind != ElemInt32 || v.Offset != 1 || v.Length != 2 {
-		return errors.New("the sample Int32Array does not read back through reflect")
-	}
-	// Writing through the view must be visible in the bytes read.
-	if _, err := rt.RunString(`var probeView = new Uint8Array(new ArrayBuffer(8)); probeView[3] = 7`); err != nil {
-		return err
-	}
-	pv := rt.Get("probeView").(*goja.Object)
-	v, ok := typedArrayOf(pv)
-	if !ok || v.Buffer.Bytes()[3] != 7 {
-		return errors.New("the bytes of a sample Uint8Array do not read back")
-	}
-	// Detaching must be visible through the offsets.
-	buf := pv.Get("buffer").Export().(goja.ArrayBuffer)
-	buf.Detach()
-	if v, ok := typedArrayOf(pv); !ok || !v.Buffer.Detached() {
-		return errors.New("the detached flag does not read back")
-	}
-	// Replacing the bytes must be visible through the public API.
-	b2, _ := sample(rt, `new ArrayBuffer(4)`)
-	ab2 := b2.Export().(goja.ArrayBuffer)
-	repl := make([]byte, 2, 8)
-	setBytes(ab2, repl)
-	if got := ab2.Bytes(); len(got) != 2 || cap(got) != 8 || &got[0] != &repl[0] {
-		return errors.New("replaced ArrayBuffer bytes do not read back")
-	}
-	return nil
+		// One Go type per element kind, learned from samples.
+		seen := map[reflect.Type]bool{}
+		for _, k := range []ElemKind{ElemInt32, ElemBigInt64, ElemUint8, ElemInt8, ElemInt16, ElemUint16, ElemUint32,
+			ElemBigUint64, ElemUint8Clamped, ElemFloat32, ElemFloat64} {
+			o, err := sample(rt, "new "+k.String()+"(2)")
+			if err != nil {
+				return err
+			}
+			impl := implValue(o)
+			if impl.Type() != ta.implType || selfOf(o).tab != ta.tab {
+				return fmt.Errorf("%s has another implementation type", k)
+			}
+			a := impl.Elem().Field(ta.arrIndex)
+			if a.IsNil() {
+				return fmt.Errorf("%s has no element implementation", k)
+			}
+			t := a.Elem().Type()
+			if seen[t] {
+				return fmt.Errorf("%s is indistinguishable from another kind", k)
+			}
+			seen[t] = true
+			tab := (*iface)(unsafe.Add(impl.UnsafePointer(), ta.arrOff)).tab
+			ta.kinds = append(ta.kinds, elemType{t, tab, k})
+		}
+
+		// Confirm the offsets on the sample, both ways: byteOffset 4 = element
+		// offset 1.
+		if v, ok := typedArrayOf(s); !ok || v.Kind != ElemInt32 || v.Offset != 1 || v.Length != 2 || v.Buffer.Detached() || len(v.Buffer.Bytes()) != 16 {
+			return errors.New("the sample Int32Array does not read back")
+		}
+		if v, ok := typedArrayReflect(s); !ok || v.Kind != ElemInt32 || v.Offset != 1 || v.Length != 2 {
+			return errors.New("the sample Int32Array does not read back through reflect")
+		}
+		// Writing through the view must be visible in the bytes read.
+		pv, err := sample(rt, `(function () { var v = new Uint8Array(new ArrayBuffer(8)); v[3] = 7; return v })()`)
+		if err != nil {
+			return err
+		}
+		v, ok := typedArrayOf(pv)
+		if !ok || v.Buffer.Bytes()[3] != 7 {
+			return errors.New("the bytes of a sample Uint8Array do not read back")
+		}
+		// Detaching must be visible through the offsets.
+		buf := pv.Get("buffer").Export().(goja.ArrayBuffer)
+		buf.Detach()
+		if v, ok := typedArrayOf(pv); !ok || !v.Buffer.Detached() {
+			return errors.New("the detached flag does not read back")
+		}
+		// Replacing the bytes must be visible through the public API.
+		b2, _ := sample(rt, `new ArrayBuffer(4)`)
+		ab2 := b2.Export().(goja.ArrayBuffer)
+		repl := make([]byte, 2, 8)
+		setBytes(ab2, repl)
+		if got := ab2.Bytes(); len(got) != 2 || cap(got) != 8 || &got[0] != &repl[0] {
+			return errors.New("replaced ArrayBuffer bytes do not read back")
+		}
+		return nil
+	})
 }
 
 // TypedArrayOf reads a typed array: its buffer, element kind, element

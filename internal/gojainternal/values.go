@@ -51,39 +51,40 @@ func probeNames() (err error) {
 			err = fmt.Errorf("panic while probing: %v", x)
 		}
 	}()
-	rt := goja.New()
-	a, err := sample(rt, `[]`)
-	if err != nil {
-		return err
-	}
-	st := implType(a)
-	if st.Kind() != reflect.Pointer || st.Elem().Kind() != reflect.Struct {
-		return errors.New("an array's implementation is not a pointer to a struct")
-	}
-	isNames := func(t reflect.Type) bool {
-		return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String && t.Elem().Size() == unsafe.Sizeof("")
-	}
-	if names.off, err = fieldOffset(st.Elem(), "propNames", isNames); err != nil {
-		return err
-	}
-	for src, want := range map[string]bool{
-		`[1, 2, 3]`: true, `[]`: true, `var a = [1]; a.length = 5; a.push(2); a`: true,
-		`Object.assign([1], {foo: 1})`: false, `var a = [1]; a.foo = 1; delete a.foo; a.bar = 2; a`: false,
-		`var a = [1]; Object.defineProperty(a, "h", {value: 1}); a`: false, `var a = []; a[-1] = 1; a`: false,
-		`var a = []; a["01"] = 1; a`: false, `var a = []; a[4294967295] = 1; a`: false,
-	} {
-		o, err := sample(rt, src)
+	return withProbeRuntime(func(rt *goja.Runtime) (err error) {
+		a, err := sample(rt, `[]`)
 		if err != nil {
 			return err
 		}
-		if selfOf(o).tab != kinds.arrayTab {
-			return fmt.Errorf("%s is not goja's usual array", src)
+		st := implType(a)
+		if st.Kind() != reflect.Pointer || st.Elem().Kind() != reflect.Struct {
+			return errors.New("an array's implementation is not a pointer to a struct")
 		}
-		if got := arrayNamesOnlyLength(o); got != want {
-			return fmt.Errorf("%s: names hint %v, want %v", src, got, want)
+		isNames := func(t reflect.Type) bool {
+			return t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String && t.Elem().Size() == unsafe.Sizeof("")
 		}
-	}
-	return nil
+		if names.off, err = fieldOffset(st.Elem(), "propNames", isNames); err != nil {
+			return err
+		}
+		for src, want := range map[string]bool{
+			`[1, 2, 3]`: true, `[]`: true, `(function () { var a = [1]; a.length = 5; a.push(2); return a })()`: true,
+			`Object.assign([1], {foo: 1})`: false, `(function () { var a = [1]; a.foo = 1; delete a.foo; a.bar = 2; return a })()`: false,
+			`(function () { var a = [1]; Object.defineProperty(a, "h", {value: 1}); return a })()`: false, `(function () { var a = []; a[-1] = 1; return a })()`: false,
+			`(function () { var a = []; a["01"] = 1; return a })()`: false, `(function () { var a = []; a[4294967295] = 1; return a })()`: false,
+		} {
+			o, err := sample(rt, src)
+			if err != nil {
+				return err
+			}
+			if selfOf(o).tab != kinds.arrayTab {
+				return fmt.Errorf("%s is not goja's usual array", src)
+			}
+			if got := arrayNamesOnlyLength(o); got != want {
+				return fmt.Errorf("%s: names hint %v, want %v", src, got, want)
+			}
+		}
+		return nil
+	})
 }
 
 func arrayNamesOnlyLength(o *goja.Object) bool {

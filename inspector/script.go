@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/jsworker/jsworker/internal/depthguard"
@@ -90,7 +91,9 @@ type throwInfo struct {
 
 // sourceURLComment matches a line that is only a `//# sourceURL=name`
 // comment (or the old `//@` form).
-var sourceURLComment = regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceURL=[ \t]*([^\s'"]+)[ \t]*\r?$`)
+var sourceURLComment = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)^[ \t]*//[#@][ \t]*sourceURL=[ \t]*([^\s'"]+)[ \t]*\r?$`)
+})
 
 // sourceURL returns the name of source's last sourceURL comment line and
 // true, or url and false when there is none.
@@ -98,7 +101,7 @@ func sourceURL(source, url string) (string, bool) {
 	if !strings.Contains(source, "sourceURL=") {
 		return url, false
 	}
-	m := sourceURLComment.FindAllStringSubmatch(source, -1)
+	m := sourceURLComment().FindAllStringSubmatch(source, -1)
 	if len(m) == 0 {
 		return url, false
 	}

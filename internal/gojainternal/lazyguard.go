@@ -71,6 +71,7 @@ func LazyGuard() error {
 		return err
 	}
 	lazy.once.Do(func() {
+		startPrewarm()
 		if err := locateSelf(); err != nil {
 			lazy.err = probeError("objects", err)
 			return

@@ -57,3 +57,20 @@ func runProgram(rt *goja.Runtime, p *goja.Program) string {
 	}
 	return v.String()
 }
+
+var prewarm sync.Once
+
+// startPrewarm starts, once per process, the probes every realm and its first message need besides LazyGuard's
+// (TypedArrays and Kinds for web.Install and the allocation guard, FillPlainObject's and the property readers' for
+// the first structured clone), on a goroutine of their own: LazyGuard calls it as it starts its own verification,
+// when the first realm is being made, so that on a machine with a second CPU they are done, or under way, by the
+// time the realm asks for them. Each probe still runs once (sync.Once) and is verified before its first use: a
+// caller that needs one sooner waits for it as for any probe.
+func startPrewarm() {
+	prewarm.Do(func() {
+		go func() {
+			_ = TypedArrays()
+			_ = loadBuild()
+		}()
+	})
+}

@@ -6,6 +6,7 @@
 //	go run ./bench/firstuse                  # one line of timings
 //	go run ./bench/firstuse -cpu build/firstuse.pprof -n 20
 //	GODEBUG=inittrace=1 go run ./bench/firstuse   # package initializers
+//	go run ./bench/firstuse -probes -n 7          # each one-time probe of internal/gojainternal, medians
 package main
 
 import (
@@ -27,7 +28,19 @@ func main() {
 	cpu := flag.String("cpu", "", "write a CPU profile of the first uses here")
 	n := flag.Int("n", 1, "repetitions, each in a fresh child process when profiling")
 	child := flag.Bool("child", false, "internal: measure once in this process")
+	probes := flag.Bool("probes", false, "measure each probe of internal/gojainternal instead (-n fresh processes)")
 	flag.Parse()
+	if *probes {
+		run := func() error { return probeMedians(*n) }
+		if *child {
+			run = probeCosts
+		}
+		if err := run(); err != nil {
+			fmt.Fprintln(os.Stderr, "firstuse:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if *cpu != "" && !*child {
 		for i := 0; i < *n; i++ {
 			c := exec.Command(os.Args[0], "-child", "-cpu", *cpu+"."+strconv.Itoa(i))

@@ -170,30 +170,8 @@ func probeKindsOn(rt *goja.Runtime) error {
 	byTab := map[unsafe.Pointer]Kind{}
 	byType := map[reflect.Type]Kind{}
 	sampleOf := map[reflect.Type]string{}
-	// The required samples compile together; the optional ones apart from
-	// them, so that one goja cannot parse costs only its own group.
-	var required, optional []string
 	for _, s := range kindSamples {
-		if s.required {
-			required = append(required, s.src)
-		} else {
-			optional = append(optional, s.src)
-		}
-	}
-	objs, errs := samples(rt, required)
-	oo, oe := samples(rt, optional)
-	objs, errs = append(objs, oo...), append(errs, oe...)
-	var ordered []int // kindSamples' indices, in the order of objs
-	for _, want := range []bool{true, false} {
-		for i, s := range kindSamples {
-			if s.required == want {
-				ordered = append(ordered, i)
-			}
-		}
-	}
-	for j, i := range ordered {
-		s := kindSamples[i]
-		o, err := objs[j], errs[j]
+		o, err := sample(rt, s.src)
 		if err != nil {
 			if s.required {
 				return err
@@ -212,12 +190,12 @@ func probeKindsOn(rt *goja.Runtime) error {
 		}
 		byType[t], byTab[tab], sampleOf[t] = s.kind, s.kind, s.src
 	}
-	objs, errs = samples(rt, notKindSamples)
-	for i, src := range notKindSamples {
-		if errs[i] != nil {
-			return errs[i]
+	for _, src := range notKindSamples {
+		o, err := sample(rt, src)
+		if err != nil {
+			return err
 		}
-		if k := byType[implType(objs[i])]; k != KindUnknown {
+		if k := byType[implType(o)]; k != KindUnknown {
 			return fmt.Errorf("the script function %s has the Go type of %s", src, k)
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -107,44 +105,4 @@ func sample(rt *goja.Runtime, src string) (*goja.Object, error) {
 		return nil, fmt.Errorf("sample %s is not an object", src)
 	}
 	return o, nil
-}
-
-// samples evaluates each of srcs in rt, as sample does, and returns the
-// objects or each one's error. The sources are evaluated together, as the
-// elements of one array literal (one compile instead of one per sample),
-// when that works; if it does not (a syntax goja lacks, a sample that
-// throws), the set is halved until each failing source has its own error.
-func samples(rt *goja.Runtime, srcs []string) ([]*goja.Object, []error) {
-	objs, errs := make([]*goja.Object, len(srcs)), make([]error, len(srcs))
-	var each func(lo, hi int)
-	each = func(lo, hi int) {
-		if hi-lo == 1 {
-			objs[lo], errs[lo] = sample(rt, srcs[lo])
-			return
-		}
-		var b strings.Builder
-		b.WriteString("[")
-		for _, src := range srcs[lo:hi] {
-			b.WriteString("(" + src + "\n),\n")
-		}
-		b.WriteString("]")
-		arr, err := sample(rt, b.String())
-		if err != nil {
-			mid := (lo + hi) / 2
-			each(lo, mid)
-			each(mid, hi)
-			return
-		}
-		for i := lo; i < hi; i++ {
-			if o, ok := arr.Get(strconv.Itoa(i - lo)).(*goja.Object); ok && o != nil {
-				objs[i] = o
-			} else {
-				errs[i] = fmt.Errorf("sample %s is not an object", srcs[i])
-			}
-		}
-	}
-	if len(srcs) > 0 {
-		each(0, len(srcs))
-	}
-	return objs, errs
 }

@@ -22,7 +22,9 @@
 //
 // Every fact is located once per process, at first use, by a probe that
 // finds the field or type with reflect and then confirms it on sample values
-// made in a private runtime. If goja changed in a way the probe does not
+// made in a private runtime (one the probes share, proberuntime.go; the
+// first realm's LazyGuard starts the probes a realm needs next on a
+// goroutine of their own). If goja changed in a way the probe does not
 // recognise, the probe records an error and never guesses:
 //
 //   - [Kinds] and [TypedArrays] return that error, and the functions that

@@ -1,0 +1,168 @@
+package depthguard
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
+	"github.com/dop251/goja/parser"
+	"github.com/jsworker/jsworker/internal/gojainternal"
+)
+
+// eval hands its text straight to goja's parser, which panics on some malformed source: the Go panic would end the
+// realm's thread where Node throws a SyntaxError. The realm's eval is checked first, on both of its paths:
+//
+//   - A direct eval is no call of the eval object: goja's VM sees that the callee of a call spelled `eval(…)` is the
+//     realm's eval and compiles the text in the caller's scope itself. Rewrite (guardEvalCall) therefore wraps the
+//     last argument of every such call in a call of the eval guard, a native bound to EvalGuardName, which source
+//     cannot spell: `eval(a, b)` becomes `eval(a, G(b, 1))`. The callee stays the identifier `eval`, so the call stays
+//     direct, with its scoping. G runs after every argument was evaluated, just before the call, and reads the
+//     callee and the first argument from goja's VM stack (gojainternal.Operand) instead of evaluating them again, so
+//     that `eval` and the text are evaluated once each and in the specification's order. Only when the callee is
+//     the realm's own eval and the text a string does G parse it (Parse's recovery); it returns its argument.
+//   - An indirect eval (`(0, eval)(x)`, `globalThis.eval(x)`, `eval?.(x)`) calls the eval object: the same check
+//     runs in front of goja's own behaviour, in place (gojainternal.GuardCall), so identity and descriptors hold.
+//
+// A text goja's parser would panic on throws the realm's own SyntaxError (goja's, made by giving goja's eval "(")
+// with the message "<eval>: the parser failed: …", as the Function constructors do; every other text, valid or
+// not, goes to goja unchanged, which throws its own SyntaxError with its own message. The text is parsed twice.
+//
+// What stays exposed: a direct eval inside eval code (goja compiles that code itself, unrewritten), one whose first
+// argument is spread (`eval(...args)`), and code compiled without Rewrite (a host's RunString). With spread
+// arguments after the first (`eval(x, ...rest)`) the check runs before the rest is evaluated.
+
+// EvalGuardName is the name of the binding the rewritten eval call sites call: a sibling of GuardName, a global
+// lexical binding no source text can name.
+const EvalGuardName = "jsworker:eval"
+
+// guardEvalCall wraps the last argument of call, whose callee is the identifier eval, in a call of the eval guard
+// (see the top of this file), unless it is wrapped already. With spread arguments, it wraps the first argument
+// instead (the position of the last one is not known when it runs), and nothing when the first is spread.
+func guardEvalCall(call *ast.CallExpression) {
+	args := call.ArgumentList
+	if len(args) == 0 || isEvalGuardExpr(args[len(args)-1]) || isEvalGuardExpr(args[0]) {
+		return
+	}
+	last := len(args) - 1
+	for i, a := range args {
+		if _, spread := a.(*ast.SpreadElement); spread {
+			if i == 0 {
+				return
+			}
+			last = 0
+			break
+		}
+	}
+	arg := args[last]
+	at := arg.Idx0() // every node added carries the position of the argument: error positions are unchanged
+	args[last] = &ast.CallExpression{
+		Callee:          &ast.Identifier{Name: EvalGuardName, Idx: at},
+		LeftParenthesis: at,
+		ArgumentList: []ast.Expression{arg,
+			&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(last), Value: int64(last)}},
+		RightParenthesis: at,
+	}
+}
+
+// isEvalCall reports whether call's callee is the identifier eval (parentheses leave no node: `(eval)(x)` too).
+func isEvalCall(call *ast.CallExpression) bool {
+	id, ok := call.Callee.(*ast.Identifier)
+	return ok && id.Name == "eval"
+}
+
+func isEvalGuardExpr(e ast.Expression) bool {
+	call, ok := e.(*ast.CallExpression)
+	if !ok {
+		return false
+	}
+	id, ok := call.Callee.(*ast.Identifier)
+	return ok && id.Name == EvalGuardName
+}
+
+// guardEval guards the realm's eval object in place and returns the eval guard to bind to EvalGuardName. A realm
+// with no eval object gets a guard that returns its argument.
+func guardEval(rt *goja.Runtime) goja.Value {
+	evalObj, _ := rt.Get("eval").(*goja.Object)
+	if evalObj == nil {
+		return rt.ToValue(func(call goja.FunctionCall) goja.Value { return call.Argument(0) })
+	}
+	evalFn, _ := goja.AssertFunction(evalObj)
+	gojainternal.GuardCall(evalObj, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) > 0 {
+			checkEvalText(call.Arguments[0], func() {
+				orig(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{rt.ToValue("(")}})
+			})
+		}
+		return orig(call)
+	})
+	syntaxError := func() {
+		_, err := evalFn(goja.Undefined(), rt.ToValue("("))
+		panic(err) // goja's SyntaxError for "(", as an exception
+	}
+	var self goja.Value = evalObj
+	return rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		v := call.Argument(0)
+		k := int(call.Argument(1).ToInteger()) // how many arguments come before v: Rewrite's literal
+		if callee, ok := gojainternal.Operand(rt, call, k+1); ok && callee == self {
+			text := v
+			if k > 0 {
+				text, ok = gojainternal.Operand(rt, call, k)
+			}
+			if ok {
+				checkEvalText(text, syntaxError)
+			}
+		}
+		return v
+	})
+}
+
+// checkEvalText parses text, if it is a string, as goja's eval would, and throws the SyntaxError syntaxError throws,
+// with the parser's failure as its message, if goja's parser panics on it.
+func checkEvalText(text goja.Value, syntaxError func()) {
+	s, ok := text.(goja.String)
+	if !ok {
+		return
+	}
+	if _, err := Parse(evalName, evalSource(s), parser.WithDisableSourceMaps); err != nil && strings.Contains(err.Error(), parserFailed) {
+		throwParserFailure(strings.TrimPrefix(err.Error(), "SyntaxError: "), syntaxError)
+	}
+}
+
+// evalSource is the Go text goja's eval parses for s: s, with each lone surrogate (which a Go string cannot carry)
+// written as the escape \uxxxx, and a backslash right before the first one doubled, as goja writes them.
+func evalSource(s goja.String) string {
+	str := s.String()
+	if !strings.ContainsRune(str, '\uFFFD') {
+		return str // no lone surrogate (each would have become U+FFFD)
+	}
+	n := s.Length()
+	var sb strings.Builder
+	escaped := false
+	for i := 0; i < n; i++ {
+		c := rune(s.CharAt(i))
+		if utf16.IsSurrogate(c) {
+			if c < 0xDC00 && i+1 < n {
+				if d := rune(s.CharAt(i + 1)); d >= 0xDC00 && d <= 0xDFFF {
+					sb.WriteRune(utf16.DecodeRune(c, d))
+					i++
+					continue
+				}
+			}
+			if !escaped && i > 0 && s.CharAt(i-1) == '\\' {
+				sb.WriteByte('\\')
+			}
+			escaped = true
+			sb.WriteString(`\u`)
+			const hex = "0123456789abcdef"
+			sb.WriteByte(hex[c>>12])
+			sb.WriteByte(hex[(c>>8)&0xF])
+			sb.WriteByte(hex[(c>>4)&0xF])
+			sb.WriteByte(hex[c&0xF])
+			continue
+		}
+		sb.WriteRune(c)
+	}
+	return sb.String()
+}

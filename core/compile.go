@@ -20,3 +20,10 @@ import (
 func CompileScript(name, src string, strict bool) (*goja.Program, error) {
 	return depthguard.Compile(name, src, strict)
 }
+
+// RunUncompiled runs src in rt as goja's RunScript does, for a text CompileScript refused, so that the syntax
+// error is goja's own exception: a text goja's parser panics on (CompileScript recovers that as a syntax error)
+// returns the realm's SyntaxError exception instead of panicking again in goja's compiler.
+func RunUncompiled(rt *goja.Runtime, name, src string) (goja.Value, error) {
+	return depthguard.RunScript(rt, name, src)
+}

@@ -102,7 +102,7 @@ func guardEval(rt *goja.Runtime) goja.Value {
 		panic(err) // goja's SyntaxError for "(", as an exception
 	}
 	var self goja.Value = evalObj
-	return rt.ToValue(func(call goja.FunctionCall) goja.Value {
+	g := rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		v := call.Argument(0)
 		k := int(call.Argument(1).ToInteger()) // how many arguments come before v: Rewrite's literal
 		if callee, ok := gojainternal.Operand(rt, call, k+1); ok && callee == self {
@@ -115,7 +115,9 @@ func guardEval(rt *goja.Runtime) goja.Value {
 			}
 		}
 		return v
-	})
+	}).(*goja.Object)
+	_ = g.DefineDataProperty("name", rt.ToValue("eval"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE) // its frame in a stack
+	return g
 }
 
 // checkEvalText parses text, if it is a string, as goja's eval would, and throws the SyntaxError syntaxError throws,
@@ -126,7 +128,7 @@ func checkEvalText(text goja.Value, syntaxError func()) {
 		return
 	}
 	if _, err := Parse(evalName, evalSource(s), parser.WithDisableSourceMaps); err != nil && strings.Contains(err.Error(), parserFailed) {
-		throwParserFailure(strings.TrimPrefix(err.Error(), "SyntaxError: "), syntaxError)
+		throwParserFailure(err.Error(), syntaxError)
 	}
 }
 

@@ -33,7 +33,7 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 	defer func() {
 		if x := recover(); x != nil {
 			prg, err = nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{
-				Message: fmt.Sprintf("SyntaxError: %s: %s: %v", name, parserFailed, x)}}
+				Message: fmt.Sprintf("%s: %s: %v", name, parserFailed, x)}}
 		}
 	}()
 	return goja.Parse(name, src, opts...)

@@ -82,8 +82,9 @@ func isEvalGuardExpr(e ast.Expression) bool {
 }
 
 // guardEval guards the realm's eval object in place and returns the eval guard to bind to EvalGuardName. A realm
-// with no eval object gets a guard that returns its argument.
-func guardEval(rt *goja.Runtime) goja.Value {
+// with no eval object gets a guard that returns its argument. overflow throws the catchable RangeError (Install's
+// fail).
+func guardEval(rt *goja.Runtime, overflow func()) goja.Value {
 	evalObj, _ := rt.Get("eval").(*goja.Object)
 	if evalObj == nil {
 		return rt.ToValue(func(call goja.FunctionCall) goja.Value { return call.Argument(0) })
@@ -95,7 +96,7 @@ func guardEval(rt *goja.Runtime) goja.Value {
 				orig(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{rt.ToValue("(")}})
 			})
 		}
-		return orig(call)
+		return callCatchingOverflow(orig, call, overflow)
 	})
 	syntaxError := func() {
 		_, err := evalFn(goja.Undefined(), rt.ToValue("("))
@@ -118,6 +119,24 @@ func guardEval(rt *goja.Runtime) goja.Value {
 	}).(*goja.Object)
 	_ = g.DefineDataProperty("name", rt.ToValue("eval"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE) // its frame in a stack
 	return g
+}
+
+// callCatchingOverflow calls goja's eval. Recursion inside the eval code (which Rewrite never sees) ends at goja's
+// backstop: a *goja.StackOverflowError panic, which skips every JavaScript handler up to the nearest Go frame that
+// recovers — this one, for an indirect eval, a native call. By then goja has unwound its VM to the state it had as
+// the eval began (each nested run restores its try frame's state), so the overflow is rethrown as the catchable
+// RangeError of the guard, at the depth of the eval call. A direct eval is no native call: there is no Go frame
+// between its code and the caller's handlers, and its overflow stays uncatchable (docs/limits.md).
+func callCatchingOverflow(orig gojainternal.CallFunc, call goja.FunctionCall, overflow func()) goja.Value {
+	defer func() {
+		if x := recover(); x != nil {
+			if _, ok := x.(*goja.StackOverflowError); ok {
+				overflow()
+			}
+			panic(x)
+		}
+	}()
+	return orig(call)
 }
 
 // checkEvalText parses text, if it is a string, as goja's eval would, and throws the SyntaxError syntaxError throws,

@@ -215,3 +215,26 @@ func BenchmarkEval(b *testing.B) {
 		})
 	}
 }
+
+// Recursion inside indirectly eval'd code reaches goja's backstop, and the guarded eval object rethrows its overflow
+// as the catchable RangeError at the eval call; the realm goes on and catches the next overflow too. (A direct
+// eval's stays uncatchable: TestBackstopStaysUncatchable.)
+func TestIndirectEvalRecursionIsCatchable(t *testing.T) {
+	_, v, err := run(t, 200, `var got = [];
+		function report(f) { try { f(); got.push("none") } catch (e) { got.push(e instanceof RangeError && e.message) } }
+		report(() => (0, eval)("function g() { return g() + 1 } g()"));
+		report(() => globalThis.eval("(function h() { return h() + 1 })()"));
+		report(() => eval?.("function k() { return [0].map(k) } k()"));
+		var fin = 0;
+		report(() => { try { (0, eval)("function g2() { return g2() } g2()") } finally { fin++ } });
+		report(function f() { return f() + 1 });
+		got.push(fin, (0, eval)("6 * 7"));
+		got.join()`)
+	if err != nil {
+		t.Fatalf("uncaught: %v", err)
+	}
+	want := strings.Repeat(Message+",", 5) + "1,42"
+	if got := v.String(); got != want {
+		t.Fatalf("got %s, want %s", got, want)
+	}
+}

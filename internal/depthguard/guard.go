@@ -119,7 +119,7 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if err := guardConstructors(rt); err != nil { // the Function constructors compile guarded code (function.go)
 		return err
 	}
-	evalGuard := guardEval(rt) // eval checks its text for goja's parser panic first (eval.go)
+	evalGuard := guardEval(rt, fail) // eval checks its text for goja's parser panic first (eval.go)
 	if err := defineHidden(rt, rt.ToValue(guard), evalGuard); err != nil {
 		return err
 	}

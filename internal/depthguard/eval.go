@@ -16,8 +16,8 @@ import (
 //
 //   - A direct eval is no call of the eval object: goja's VM sees that the callee of a call spelled `eval(…)` is the
 //     realm's eval and compiles the text in the caller's scope itself. Rewrite (guardEvalCall) therefore wraps the
-//     last argument of every such call in a call of the eval guard, a native bound to EvalGuardName, which source
-//     cannot spell: `eval(a, b)` becomes `eval(a, G(b, 1))`. The callee stays the identifier `eval`, so the call stays
+//     last argument of every such call in a call of the guard (GuardName, which source cannot spell) with two
+//     arguments, the form that makes it the eval check: `eval(a, b)` becomes `eval(a, G(b, 1))`. The callee stays the identifier `eval`, so the call stays
 //     direct, with its scoping. G runs after every argument was evaluated, just before the call, and reads the
 //     callee and the first argument from goja's VM stack (gojainternal.Operand) instead of evaluating them again, so
 //     that `eval` and the text are evaluated once each and in the specification's order. Only when the callee is
@@ -33,12 +33,9 @@ import (
 // argument is spread (`eval(...args)`), and code compiled without Rewrite (a host's RunString). With spread
 // arguments after the first (`eval(x, ...rest)`) the check runs before the rest is evaluated.
 
-// EvalGuardName is the name of the binding the rewritten eval call sites call: a sibling of GuardName, a global
-// lexical binding no source text can name.
-const EvalGuardName = "jsworker:eval"
-
-// guardEvalCall wraps the last argument of call, whose callee is the identifier eval, in a call of the eval guard
-// (see the top of this file), unless it is wrapped already. With spread arguments, it wraps the first argument
+// guardEvalCall wraps the last argument of call, whose callee is the identifier eval, in a call of the guard
+// (see the top of this file): the guard with the argument and how many arguments come before it, unless it is
+// wrapped already. With spread arguments, it wraps the first argument
 // instead (the position of the last one is not known when it runs), and nothing when the first is spread.
 func guardEvalCall(call *ast.CallExpression) {
 	args := call.ArgumentList
@@ -58,7 +55,7 @@ func guardEvalCall(call *ast.CallExpression) {
 	arg := args[last]
 	at := arg.Idx0() // every node added carries the position of the argument: error positions are unchanged
 	args[last] = &ast.CallExpression{
-		Callee:          &ast.Identifier{Name: EvalGuardName, Idx: at},
+		Callee:          &ast.Identifier{Name: GuardName, Idx: at},
 		LeftParenthesis: at,
 		ArgumentList: []ast.Expression{arg,
 			&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(last), Value: int64(last)}},
@@ -78,16 +75,16 @@ func isEvalGuardExpr(e ast.Expression) bool {
 		return false
 	}
 	id, ok := call.Callee.(*ast.Identifier)
-	return ok && id.Name == EvalGuardName
+	return ok && id.Name == GuardName && len(call.ArgumentList) == 2
 }
 
-// guardEval guards the realm's eval object in place and returns the eval guard to bind to EvalGuardName. A realm
-// with no eval object gets a guard that returns its argument. overflow throws the catchable RangeError (Install's
-// fail).
-func guardEval(rt *goja.Runtime, overflow func()) goja.Value {
+// guardEval guards the realm's eval object in place and returns the eval check the guard runs when a rewritten call
+// site calls it with two arguments. A realm with no eval object gets a check that returns its argument. overflow
+// throws the catchable RangeError (Install's fail).
+func guardEval(rt *goja.Runtime, overflow func()) func(goja.FunctionCall) goja.Value {
 	evalObj, _ := rt.Get("eval").(*goja.Object)
 	if evalObj == nil {
-		return rt.ToValue(func(call goja.FunctionCall) goja.Value { return call.Argument(0) })
+		return func(call goja.FunctionCall) goja.Value { return call.Argument(0) }
 	}
 	evalFn, _ := goja.AssertFunction(evalObj)
 	gojainternal.GuardCall(evalObj, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
@@ -103,7 +100,7 @@ func guardEval(rt *goja.Runtime, overflow func()) goja.Value {
 		panic(err) // goja's SyntaxError for "(", as an exception
 	}
 	var self goja.Value = evalObj
-	g := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+	return func(call goja.FunctionCall) goja.Value {
 		v := call.Argument(0)
 		k := int(call.Argument(1).ToInteger()) // how many arguments come before v: Rewrite's literal
 		if callee, ok := gojainternal.Operand(rt, call, k+1); ok && callee == self {
@@ -116,9 +113,7 @@ func guardEval(rt *goja.Runtime, overflow func()) goja.Value {
 			}
 		}
 		return v
-	}).(*goja.Object)
-	_ = g.DefineDataProperty("name", rt.ToValue("eval"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE) // its frame in a stack
-	return g
+	}
 }
 
 // callCatchingOverflow calls goja's eval. Recursion inside the eval code (which Rewrite never sees) ends at goja's

@@ -145,7 +145,7 @@ func TestRewriteEvalOnce(t *testing.T) {
 	}
 	Rewrite(prg)
 	Rewrite(prg)
-	want := []string{"a," + EvalGuardName + "(b,1)", EvalGuardName + "(c,0)", EvalGuardName + "(d,0),...", "...", "", "g"}
+	want := []string{"a," + GuardName + "(b,1)", GuardName + "(c,0)", GuardName + "(d,0),...", "...", "", "g"}
 	for i, st := range prg.Body {
 		call := st.(*ast.ExpressionStatement).Expression.(*ast.CallExpression)
 		if got := argsText(call.ArgumentList); got != want[i] {

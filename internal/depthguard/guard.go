@@ -93,7 +93,11 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	}
 	var calls uint32 // realm goroutine only
 	flag := &Flag{v: goja.Undefined(), yes: rt.ToValue(true)}
-	guard := func(goja.FunctionCall) goja.Value {
+	checkEval := guardEval(rt, fail) // eval checks its text for goja's parser panic first (eval.go)
+	guard := func(call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) != 0 {
+			return checkEval(call) // a rewritten eval call site: guard(arg, k)
+		}
 		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
 			fail()
 		}
@@ -119,18 +123,16 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	if err := guardConstructors(rt); err != nil { // the Function constructors compile guarded code (function.go)
 		return err
 	}
-	evalGuard := guardEval(rt, fail) // eval checks its text for goja's parser panic first (eval.go)
-	if err := defineHidden(rt, rt.ToValue(guard), evalGuard); err != nil {
+	if err := defineHidden(rt, rt.ToValue(guard)); err != nil {
 		return err
 	}
 	flagKey.Set(rt, flag) // FlagOf
 	return nil
 }
 
-// defineHidden sets the global lexical bindings GuardName of rt to guard and
-// EvalGuardName to evalGuard: it runs the setter program (hiddenPrograms) and
-// calls its completion value once.
-func defineHidden(rt *goja.Runtime, guard, evalGuard goja.Value) error {
+// defineHidden sets the global lexical binding GuardName of rt to v: it runs
+// the setter program (hiddenPrograms) and calls its completion value once.
+func defineHidden(rt *goja.Runtime, v goja.Value) error {
 	h := hiddenPrograms()
 	if h.err != nil {
 		return h.err
@@ -143,49 +145,39 @@ func defineHidden(rt *goja.Runtime, guard, evalGuard goja.Value) error {
 	if !ok {
 		return errors.New("depthguard: the setter program returned no function")
 	}
-	_, err = fn(goja.Undefined(), guard, evalGuard)
+	_, err = fn(goja.Undefined(), v)
 	return err
 }
 
 // hiddenPrograms compiles, once per process, the two programs that reach the
-// bindings GuardName and EvalGuardName, which source text cannot spell: set is
-// `let NAME, EVAL; (v, w) => { NAME = v; EVAL = w }` and probe is
-// `typeof NAME`, each parsed with placeholder identifiers renamed in the AST.
+// binding GuardName, which source text cannot spell: set is
+// `let NAME; (v) => { NAME = v }` and probe is `typeof NAME`, each parsed with
+// a placeholder identifier renamed in the AST.
 var hiddenPrograms = sync.OnceValue(func() hidden {
 	var h hidden
-	type rename struct {
-		to string
-		id func(*ast.Program) *ast.Identifier
-	}
-	compile := func(src string, ids ...rename) (*goja.Program, error) {
+	rename := func(src string, ids ...func(*ast.Program) *ast.Identifier) (*goja.Program, error) {
 		prg, err := goja.Parse("jsworker:depthguard", src, parser.WithDisableSourceMaps)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range ids {
-			r.id(prg).Name = unistring.String(r.to)
+		for _, id := range ids {
+			id(prg).Name = unistring.String(GuardName)
 		}
 		return goja.CompileAST(prg, true)
 	}
-	declared := func(i int) func(*ast.Program) *ast.Identifier {
-		return func(p *ast.Program) *ast.Identifier {
-			return p.Body[0].(*ast.LexicalDeclaration).List[i].Target.(*ast.Identifier)
-		}
-	}
-	assigned := func(i int) func(*ast.Program) *ast.Identifier {
-		return func(p *ast.Program) *ast.Identifier {
+	h.set, h.err = rename("let hidden; (v) => { hidden = v }",
+		func(p *ast.Program) *ast.Identifier {
+			return p.Body[0].(*ast.LexicalDeclaration).List[0].Target.(*ast.Identifier)
+		},
+		func(p *ast.Program) *ast.Identifier {
 			arrow := p.Body[1].(*ast.ExpressionStatement).Expression.(*ast.ArrowFunctionLiteral)
-			assign := arrow.Body.(*ast.BlockStatement).List[i].(*ast.ExpressionStatement).Expression.(*ast.AssignExpression)
+			assign := arrow.Body.(*ast.BlockStatement).List[0].(*ast.ExpressionStatement).Expression.(*ast.AssignExpression)
 			return assign.Left.(*ast.Identifier)
-		}
-	}
-	h.set, h.err = compile("let hidden, hiddenEval; (v, w) => { hidden = v; hiddenEval = w }",
-		rename{GuardName, declared(0)}, rename{EvalGuardName, declared(1)},
-		rename{GuardName, assigned(0)}, rename{EvalGuardName, assigned(1)})
+		})
 	if h.err == nil {
-		h.probe, h.err = compile("typeof hidden", rename{GuardName, func(p *ast.Program) *ast.Identifier {
+		h.probe, h.err = rename("typeof hidden", func(p *ast.Program) *ast.Identifier {
 			return p.Body[0].(*ast.ExpressionStatement).Expression.(*ast.UnaryExpression).Operand.(*ast.Identifier)
-		}})
+		})
 	}
 	return h
 })

@@ -100,7 +100,7 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	}
 	mem := newHostMem(func() int64 { return gojainternal.ReachableBytes(rt) })
 	// Catchable RangeError past size (CompileScript); the process cap's measurements (hostmemory.go).
-	if err := depthguard.InstallWithCheckpoint(rt, size, &mem.cp); err != nil {
+	if err := installDepthGuard(rt, size, &mem.cp); err != nil { // allocguard.go
 		return nil, err
 	}
 	stderr := opts.Stderr

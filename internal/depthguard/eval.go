@@ -9,6 +9,7 @@ import (
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
 	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // eval hands its text straight to goja's parser, which panics on some malformed source: the Go panic would end the
@@ -78,42 +79,81 @@ func isEvalGuardExpr(e ast.Expression) bool {
 	return ok && id.Name == GuardName && len(call.ArgumentList) == 2
 }
 
-// guardEval guards the realm's eval object in place and returns the eval check the guard runs when a rewritten call
-// site calls it with two arguments. A realm with no eval object gets a check that returns its argument. overflow
-// throws the catchable RangeError (Install's fail).
-func guardEval(rt *goja.Runtime, overflow func()) func(goja.FunctionCall) goja.Value {
-	evalObj, _ := rt.Get("eval").(*goja.Object)
-	if evalObj == nil {
-		return func(call goja.FunctionCall) goja.Value { return call.Argument(0) }
+// evalState is a realm's eval check: the realm's eval object once it is guarded (nil before), and what its checks
+// throw. Realm goroutine only.
+type evalState struct {
+	rt          *goja.Runtime
+	self        goja.Value // the realm's own eval (*goja.Object), once guarded
+	overflow    func()     // throws the catchable RangeError (Install's fail)
+	syntaxError func()     // throws goja's SyntaxError for "(", as an exception
+}
+
+// evalKey holds the evalState of a realm whose eval is guarded when goja makes it (InstallLazyEval), for EvalMade.
+var evalKey = realmdata.NewKey[*evalState]("depthguard.eval")
+
+// newEvalState makes rt's eval check; lazy leaves the eval object to EvalMade, otherwise it is made and guarded now.
+func newEvalState(rt *goja.Runtime, overflow func(), lazy bool) *evalState {
+	st := &evalState{rt: rt, overflow: overflow}
+	if lazy {
+		evalKey.Set(rt, st)
+	} else {
+		st.guard(rt.Get("eval"))
 	}
-	evalFn, _ := goja.AssertFunction(evalObj)
+	return st
+}
+
+// EvalMade guards eval, the eval object goja has just made for rt, in place (see the top of this file), in a realm
+// whose guard was installed with InstallLazyEval: the hook of the global object's "eval" in a derived template
+// (gojainternal.DeriveTemplate), or, where the property was made before the template was installed, a call with
+// gojainternal.TemplateValue's value. It runs no JavaScript; calls after the first, and for other realms, do nothing.
+func EvalMade(rt *goja.Runtime, eval goja.Value) {
+	if st, ok := evalKey.Get(rt); ok && st.self == nil {
+		st.guard(eval)
+	}
+}
+
+// guard guards evalVal, the realm's eval object, in place: an indirect eval checks its text first, and rethrows
+// goja's stack overflow inside it as the catchable RangeError; the direct eval sites compare their callee with it.
+func (st *evalState) guard(evalVal goja.Value) {
+	evalObj, _ := evalVal.(*goja.Object)
+	evalFn, ok := goja.AssertFunction(evalObj)
+	if evalObj == nil || !ok {
+		return
+	}
+	rt := st.rt
 	gojainternal.GuardCall(evalObj, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
 		if len(call.Arguments) > 0 {
 			checkEvalText(call.Arguments[0], func() {
 				orig(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{rt.ToValue("(")}})
 			})
 		}
-		return callCatchingOverflow(orig, call, overflow)
+		return callCatchingOverflow(orig, call, st.overflow)
 	})
-	syntaxError := func() {
+	st.syntaxError = func() {
 		_, err := evalFn(goja.Undefined(), rt.ToValue("("))
 		panic(err) // goja's SyntaxError for "(", as an exception
 	}
-	var self goja.Value = evalObj
-	return func(call goja.FunctionCall) goja.Value {
-		v := call.Argument(0)
-		k := int(call.Argument(1).ToInteger()) // how many arguments come before v: Rewrite's literal
-		if callee, ok := gojainternal.Operand(rt, call, k+1); ok && callee == self {
-			text := v
-			if k > 0 {
-				text, ok = gojainternal.Operand(rt, call, k)
-			}
-			if ok {
-				checkEvalText(text, syntaxError)
-			}
-		}
-		return v
+	st.self = evalObj
+}
+
+// check is the guard's eval check, for a rewritten call site `eval(…, G(v, k))`: when the call's callee is the
+// realm's eval, it parses the text with Parse's recovery (checkEvalText). It returns v.
+func (st *evalState) check(call goja.FunctionCall) goja.Value {
+	v := call.Argument(0)
+	if st.self == nil {
+		return v // goja has not made the realm's eval: no callee can be it
 	}
+	k := int(call.Argument(1).ToInteger()) // how many arguments come before v: Rewrite's literal
+	if callee, ok := gojainternal.Operand(st.rt, call, k+1); ok && callee == st.self {
+		text := v
+		if k > 0 {
+			text, ok = gojainternal.Operand(st.rt, call, k)
+		}
+		if ok {
+			checkEvalText(text, st.syntaxError)
+		}
+	}
+	return v
 }
 
 // callCatchingOverflow calls goja's eval. Recursion inside the eval code (which Rewrite never sees) ends at goja's

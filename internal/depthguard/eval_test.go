@@ -238,3 +238,51 @@ func TestIndirectEvalRecursionIsCatchable(t *testing.T) {
 		t.Fatalf("got %s, want %s", got, want)
 	}
 }
+
+// InstallLazyEval leaves the realm's eval object to EvalMade: nothing is guarded (or made) until it is called, and
+// then both paths check.
+func TestInstallLazyEval(t *testing.T) {
+	rt := goja.New()
+	if err := InstallLazyEval(rt, 1000, nil); err != nil {
+		t.Fatal(err)
+	}
+	st, ok := evalKey.Get(rt)
+	if !ok || st.self != nil {
+		t.Fatalf("state %v, %v: want one with no eval yet", st, ok)
+	}
+	EvalMade(rt, rt.Get("eval")) // as the global template's hook would
+	if st.self == nil || st.self != rt.Get("eval") {
+		t.Fatal("EvalMade did not guard the realm's eval")
+	}
+	rt.Set("src", panicSource)
+	prg, err := Compile("t.js", `[() => eval(src), () => (0, eval)(src)].map(f => {
+		try { f(); return "none" } catch (e) { return e instanceof SyntaxError } }).join()`, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := rt.RunProgram(prg)
+	if err != nil || v.String() != "true,true" {
+		t.Fatalf("got %v, %v", v, err)
+	}
+}
+
+// BenchmarkInstallEval: Install with the realm's eval guarded at once, and with it left to EvalMade.
+func BenchmarkInstallEval(b *testing.B) {
+	for _, lazy := range []bool{false, true} {
+		b.Run(map[bool]string{false: "eager", true: "lazy"}[lazy], func(b *testing.B) {
+			b.ReportAllocs()
+			for range b.N {
+				b.StopTimer()
+				rt := goja.New()
+				b.StartTimer()
+				install := InstallWithCheckpoint
+				if lazy {
+					install = InstallLazyEval
+				}
+				if err := install(rt, 1000, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -16,7 +16,8 @@ import (
 // compile guarded code too. Code compiled otherwise (goja.Compile,
 // Runtime.RunString, eval) runs in the same realms, but recursion that stays
 // inside it ends with goja's own, uncatchable *goja.StackOverflowError a
-// quarter above the limit (docs/limits.md, "Recursion").
+// quarter above the limit (docs/limits.md, "Recursion"); inside an indirect
+// eval it is rethrown as the catchable RangeError.
 func CompileScript(name, src string, strict bool) (*goja.Program, error) {
 	return depthguard.Compile(name, src, strict)
 }

@@ -3,6 +3,7 @@ package depthguard
 import (
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/dop251/goja"
@@ -30,14 +31,15 @@ import (
 // with the message "<eval>: the parser failed: …", as the Function constructors do; every other text, valid or
 // not, goes to goja unchanged, which throws its own SyntaxError with its own message. The text is parsed twice.
 //
-// What stays exposed: a direct eval inside eval code (goja compiles that code itself, unrewritten), one whose first
-// argument is spread (`eval(...args)`), and code compiled without Rewrite (a host's RunString). With spread
-// arguments after the first (`eval(x, ...rest)`) the check runs before the rest is evaluated.
+// A spread first argument (`eval(...args)`) goes through spreadProgram, which spreads it with goja's own iteration and
+// checks the first element. What stays exposed: a direct eval inside eval code (goja compiles that code itself,
+// unrewritten) and code compiled without Rewrite (a host's RunString). With spread arguments after the first
+// (`eval(x, ...rest)`, `eval(...args, ...rest)`) the check runs before the rest is evaluated.
 
 // guardEvalCall wraps the last argument of call, whose callee is the identifier eval, in a call of the guard
 // (see the top of this file): the guard with the argument and how many arguments come before it, unless it is
-// wrapped already. With spread arguments, it wraps the first argument
-// instead (the position of the last one is not known when it runs), and nothing when the first is spread.
+// wrapped already. With spread arguments, it wraps the first argument instead (the position of the last one is not
+// known when it runs); a spread first argument `...s` becomes `...G(s, -1)`.
 func guardEvalCall(call *ast.CallExpression) {
 	args := call.ArgumentList
 	if len(args) == 0 || isEvalGuardExpr(args[len(args)-1]) || isEvalGuardExpr(args[0]) {
@@ -45,21 +47,27 @@ func guardEvalCall(call *ast.CallExpression) {
 	}
 	last := len(args) - 1
 	for i, a := range args {
-		if _, spread := a.(*ast.SpreadElement); spread {
+		if s, spread := a.(*ast.SpreadElement); spread {
 			if i == 0 {
+				s.Expression = evalGuardCall(s.Expression, -1)
 				return
 			}
 			last = 0
 			break
 		}
 	}
-	arg := args[last]
-	at := arg.Idx0() // every node added carries the position of the argument: error positions are unchanged
-	args[last] = &ast.CallExpression{
+	args[last] = evalGuardCall(args[last], last)
+}
+
+// evalGuardCall is the expression G(arg, k). Every node added carries the position of the argument: error positions
+// are unchanged.
+func evalGuardCall(arg ast.Expression, k int) *ast.CallExpression {
+	at := arg.Idx0()
+	return &ast.CallExpression{
 		Callee:          &ast.Identifier{Name: GuardName, Idx: at},
 		LeftParenthesis: at,
 		ArgumentList: []ast.Expression{arg,
-			&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(last), Value: int64(last)}},
+			&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(k), Value: int64(k)}},
 		RightParenthesis: at,
 	}
 }
@@ -71,6 +79,9 @@ func isEvalCall(call *ast.CallExpression) bool {
 }
 
 func isEvalGuardExpr(e ast.Expression) bool {
+	if s, ok := e.(*ast.SpreadElement); ok {
+		e = s.Expression
+	}
 	call, ok := e.(*ast.CallExpression)
 	if !ok {
 		return false
@@ -83,9 +94,10 @@ func isEvalGuardExpr(e ast.Expression) bool {
 // throw. Realm goroutine only.
 type evalState struct {
 	rt          *goja.Runtime
-	self        goja.Value // the realm's own eval (*goja.Object), once guarded
-	overflow    func()     // throws the catchable RangeError (Install's fail)
-	syntaxError func()     // throws goja's SyntaxError for "(", as an exception
+	self        goja.Value    // the realm's own eval (*goja.Object), once guarded
+	overflow    func()        // throws the catchable RangeError (Install's fail)
+	syntaxError func()        // throws goja's SyntaxError for "(", as an exception
+	spreadFn    goja.Callable // the realm's spreadProgram function, made on first use
 }
 
 // evalKey holds the evalState of a realm whose eval is guarded when goja makes it (InstallLazyEval), for EvalMade.
@@ -144,6 +156,12 @@ func (st *evalState) check(call goja.FunctionCall) goja.Value {
 		return v // goja has not made the realm's eval: no callee can be it
 	}
 	k := int(call.Argument(1).ToInteger()) // how many arguments come before v: Rewrite's literal
+	if k < 0 {                             // `eval(...v, …)`
+		if callee, ok := gojainternal.Operand(st.rt, call, 1); ok && callee == st.self {
+			return st.spread(v)
+		}
+		return v
+	}
 	if callee, ok := gojainternal.Operand(st.rt, call, k+1); ok && callee == st.self {
 		text := v
 		if k > 0 {
@@ -154,6 +172,48 @@ func (st *evalState) check(call goja.FunctionCall) goja.Value {
 		}
 	}
 	return v
+}
+
+// spreadProgram makes the helper a spread first argument of eval goes through: it spreads s into an array with goja's
+// own iteration (every step, and every error, as the call's own spread would make them, at the same point), checks
+// the first element, and returns an iterable over the array that reaches nothing a script can change (its own
+// iterator method, and result objects with own value and done), so that the call's spread observes nothing more.
+var spreadProgram = sync.OnceValues(func() (*goja.Program, error) {
+	return goja.Compile("jsworker:eval", `(function (s, check, iterator) {
+		var a = [...s], i = 0;
+		if (a.length > 0) check(a[0]);
+		var it = { next: function () { return i < a.length ? { value: a[i++], done: false } : { value: undefined, done: true }; } };
+		var w = {};
+		w[iterator] = function () { return it; };
+		return w;
+	})`, true)
+})
+
+// spread is the check of `eval(...s, …)` when the callee is the realm's eval (spreadProgram).
+func (st *evalState) spread(s goja.Value) goja.Value {
+	rt := st.rt
+	if st.spreadFn == nil {
+		p, err := spreadProgram()
+		if err != nil {
+			return s
+		}
+		fv, err := rt.RunProgram(p)
+		if err != nil {
+			panic(err)
+		}
+		if st.spreadFn, _ = goja.AssertFunction(fv); st.spreadFn == nil {
+			return s
+		}
+	}
+	check := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		checkEvalText(call.Argument(0), st.syntaxError)
+		return goja.Undefined()
+	})
+	w, err := st.spreadFn(goja.Undefined(), s, check, goja.SymIterator)
+	if err != nil {
+		panic(err) // the iteration's own exception, or the SyntaxError: thrown at the call
+	}
+	return w
 }
 
 // callCatchingOverflow calls goja's eval. Recursion inside the eval code (which Rewrite never sees) ends at goja's

@@ -34,6 +34,8 @@ func TestEvalParserPanic(t *testing.T) {
 		"direct parenthesized":  `(eval)(src)`,
 		"direct, more args":     `eval(src, 1, 2)`,
 		"direct, spread after":  `eval(src, ...[1])`,
+		"direct, spread first":  `eval(...[src], 1)`,
+		"direct, spread string": `eval(...[src].values())`,
 		"direct in a function":  `(function () { var local = 1; return eval(src) })()`,
 		"direct strict":         `(function () { "use strict"; return eval(src) })()`,
 		"direct in with":        `with ({a: 1}) { eval(src) }`,
@@ -84,6 +86,16 @@ with ({eval: function (s) { return "with " + s; }}) { show(eval("x")); }
 with ({x: "with-x"}) { show(eval("x")); }
 show(eval(5)); show(eval()); var o = {}; show(eval(o) === o); show(eval("1 + 1", 99));
 show(eval(...["2 + 2"])); show(eval(...["3 + 3", 1])); show(eval("4 + 4", ...[1]));
+var steps = [];
+function* gen() { steps.push("g1"); yield "x"; steps.push("g2"); yield 2; steps.push("g3"); }
+(function () { var x = "spread-local"; show(eval(...gen(), steps.push("after"))); })();
+show(steps.join());
+var savedIter = Array.prototype[Symbol.iterator], arrayIters = 0;
+Array.prototype[Symbol.iterator] = function () { arrayIters++; return savedIter.call(this); };
+show(eval(...["5 + 5"])); Array.prototype[Symbol.iterator] = savedIter; show(arrayIters);
+try { eval(...undefined); } catch (e) { show(e.name); }
+try { eval(...(function* () { throw new RangeError("in gen"); })()); } catch (e) { show(e.name + " " + e.message); }
+show(eval(...[]));
 var log = [];
 var realEval = eval;
 Object.defineProperty(globalThis, "eval", { configurable: true, get() { log.push("get"); return realEval; } });
@@ -146,7 +158,7 @@ func TestRewriteEvalOnce(t *testing.T) {
 	}
 	Rewrite(prg)
 	Rewrite(prg)
-	want := []string{"a," + GuardName + "(b,1)", GuardName + "(c,0)", GuardName + "(d,0),...", "...", "", "g"}
+	want := []string{"a," + GuardName + "(b,1)", GuardName + "(c,0)", GuardName + "(d,0),...e", "..." + GuardName + "(f,-1)", "", "g"}
 	for i, st := range prg.Body {
 		call := st.(*ast.ExpressionStatement).Expression.(*ast.CallExpression)
 		if got := argsText(call.ArgumentList); got != want[i] {
@@ -164,7 +176,7 @@ func argsText(args []ast.Expression) string {
 		case *ast.NumberLiteral:
 			parts = append(parts, a.Literal)
 		case *ast.SpreadElement:
-			parts = append(parts, "...")
+			parts = append(parts, "..."+argsText([]ast.Expression{a.Expression}))
 		case *ast.CallExpression:
 			parts = append(parts, string(a.Callee.(*ast.Identifier).Name)+"("+argsText(a.ArgumentList)+")")
 		default:

@@ -13,8 +13,7 @@ func TestOperand(t *testing.T) {
 	}
 	rt := goja.New()
 	var seen []goja.Value
-	var fn goja.Value
-	fn = rt.ToValue(func(call goja.FunctionCall) goja.Value {
+	fn := rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		v, ok := Operand(rt, call, 1)
 		if !ok {
 			v = nil

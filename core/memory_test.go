@@ -64,7 +64,9 @@ const joinOOM = 5 * time.Minute
 func TestWorker_MemoryBudget(t *testing.T) {
 	const budget = 32 << 20
 	cases := map[string]string{
-		"calls":   `postMessage("started"); var a = []; function add(i) { a.push({i: i, s: "x" + i}) } for (var i = 0; ; i++) add(i)`,
+		// Each call keeps a kilobyte string: a realm of few objects per MiB, which the measurements walk quickly
+		// (with one small string a call, a 35 MiB realm took 13 s a walk under -race and load).
+		"calls":   `postMessage("started"); var a = []; function add(i) { a.push({i: i, s: "x".repeat(1000) + i}) } for (var i = 0; ; i++) add(i)`,
 		"loop":    `postMessage("started"); var a = [], i = 0; for (;;) { a[i] = {i: i}; i++ }`,
 		"strings": `postMessage("started"); var a = []; for (;;) a.push("y".repeat(1000) + a.length)`,
 		"messages": `postMessage("started"); var keep = [];
@@ -102,8 +104,9 @@ func TestWorker_MemoryBudget(t *testing.T) {
 			}
 			roundTrips(t, other, 50) // while the worker grows
 			// The wait is bounded by the worker's own progress: growing past the budget takes several measurements
-			// of its whole realm (gojainternal.ReachableBytes, each O(realm)), and under -race on a loaded machine
-			// one walk of a 35 MiB realm took 13 s, the whole growth up to 77 s (load average 13, two cores).
+			// of its whole realm (gojainternal.ReachableBytes, each O(objects)), and under -race on a loaded machine
+			// one walk of a 35 MiB realm of small objects took 13 s, the whole growth up to 225 s (load average 13-17,
+			// a CPU burner beside, two cores).
 			if err := w.Join(joinOOM); !errors.Is(err, core.ErrWorkerOutOfMemory) {
 				t.Fatalf("Join = %v, want ErrWorkerOutOfMemory", err)
 			}

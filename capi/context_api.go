@@ -189,7 +189,7 @@ func JSCheckScriptSyntax(ctx, script, sourceURL uintptr, startingLineNumber int3
 		c.throw(exception, err)
 		return false
 	}
-	if _, err := goja.Compile(name, src, false); err != nil {
+	if _, err := core.CompileScript(name, src, false); err != nil { // goja's parser panics on some text: recovered here
 		var se *goja.CompilerSyntaxError
 		if errors.As(err, &se) {
 			err = &jsError{ctor: "SyntaxError", msg: se.Error()}
@@ -214,7 +214,7 @@ func JSGarbageCollect(ctx uintptr) {
 func runGuarded(rt *goja.Runtime, name, src string) (goja.Value, error) {
 	prg, err := core.CompileScript(name, src, false)
 	if err != nil {
-		return rt.RunScript(name, src)
+		return core.RunUncompiled(rt, name, src) // goja's own SyntaxError, also where its parser panics
 	}
 	return rt.RunProgram(prg)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 )
@@ -67,6 +68,7 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	for _, v := range guardedViews {
 		hooks[v.name] = func(rt *goja.Runtime, ctor goja.Value) { guardView(rt, ctor, v.size) }
 	}
+	hooks["eval"] = depthguard.EvalMade // eval checks its text first, from when goja makes it (installDepthGuard)
 	sample := goja.New()
 	global, err := gojainternal.DeriveTemplate(sample.GlobalObject(), hooks)
 	if err != nil {
@@ -96,6 +98,16 @@ func installAllocGuard(rt *goja.Runtime) error {
 	return installEagerAllocGuard(rt)
 }
 
+// installDepthGuard installs the call-depth guard (internal/depthguard) with checkpoint cp in a realm core makes,
+// before any other setup. Where the allocation guard's templates work (installAllocGuard runs later), the realm's eval
+// is guarded when goja makes it, by the global template's hook (depthguard.EvalMade); otherwise at once.
+func installDepthGuard(rt *goja.Runtime, size int, cp *depthguard.Checkpoint) error {
+	if _, err := lazyGuard(); err == nil {
+		return depthguard.InstallLazyEval(rt, size, cp)
+	}
+	return depthguard.InstallWithCheckpoint(rt, size, cp)
+}
+
 // installLazyAllocGuard gives rt's global object, String.prototype and Array.prototype the derived templates, guards
 // at once what setup already made of them, and guards ArrayBuffer. Structured clone takes the engine's typed-array
 // constructors when it first needs them (CaptureTypedArrays), through the same templates.
@@ -106,15 +118,20 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 	g := rt.GlobalObject()
 	made, ok := t.global.Install(g)
 	if !ok {
-		made = make([]string, 0, len(guardedViews))
+		made = make([]string, 0, len(guardedViews)+1)
 		for _, v := range guardedViews {
 			made = append(made, v.name)
 		}
+		made = append(made, "eval")
 	}
 	for _, name := range made {
 		ctor, ok := gojainternal.TemplateValue(rt, g, name)
 		if !ok {
 			return errors.New("jsworker: the allocation guard cannot find " + name)
+		}
+		if name == "eval" {
+			depthguard.EvalMade(rt, ctor) // made before the template was installed: guarded now
+			continue
 		}
 		for _, v := range guardedViews {
 			if v.name == name && !guardViewOK(rt, ctor, v.size) {

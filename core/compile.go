@@ -16,7 +16,15 @@ import (
 // compile guarded code too. Code compiled otherwise (goja.Compile,
 // Runtime.RunString, eval) runs in the same realms, but recursion that stays
 // inside it ends with goja's own, uncatchable *goja.StackOverflowError a
-// quarter above the limit (docs/limits.md, "Recursion").
+// quarter above the limit (docs/limits.md, "Recursion"); inside an indirect
+// eval it is rethrown as the catchable RangeError.
 func CompileScript(name, src string, strict bool) (*goja.Program, error) {
 	return depthguard.Compile(name, src, strict)
+}
+
+// RunUncompiled runs src in rt as goja's RunScript does, for a text CompileScript refused, so that the syntax
+// error is goja's own exception: a text goja's parser panics on (CompileScript recovers that as a syntax error)
+// returns the realm's SyntaxError exception instead of panicking again in goja's compiler.
+func RunUncompiled(rt *goja.Runtime, name, src string) (goja.Value, error) {
+	return depthguard.RunScript(rt, name, src)
 }

@@ -100,7 +100,7 @@ func OpenHostRealm(opts HostRealmOptions) (*HostRealm, error) {
 	}
 	mem := newHostMem(func() int64 { return gojainternal.ReachableBytes(rt) })
 	// Catchable RangeError past size (CompileScript); the process cap's measurements (hostmemory.go).
-	if err := depthguard.InstallWithCheckpoint(rt, size, &mem.cp); err != nil {
+	if err := installDepthGuard(rt, size, &mem.cp); err != nil { // allocguard.go
 		return nil, err
 	}
 	stderr := opts.Stderr
@@ -180,14 +180,14 @@ func (h *HostRealm) runScript(name, src string) (goja.Value, error) {
 	if !h.inspectable || h.dbg == nil {
 		prg, err := CompileScript(name, src, false) // functions guarded: catchable stack overflow
 		if err != nil {
-			return h.rt.RunScript(name, src) // a syntax error, reported as RunScript reports it
+			return depthguard.RunScript(h.rt, name, src) // a syntax error, reported as RunScript reports it
 		}
 		return h.rt.RunProgram(prg)
 	}
 	prg, err := h.dbg.Compile(name, src)
 	if err != nil {
 		// A syntax error: reported exactly as for a plain realm.
-		return h.rt.RunScript(name, src)
+		return depthguard.RunScript(h.rt, name, src)
 	}
 	defer h.dbg.TaskDone()
 	return h.rt.RunProgram(prg)

@@ -58,10 +58,15 @@ func roundTrips(t *testing.T, w *core.Worker, n int) {
 // ErrWorkerOutOfMemory, whether it grows through function calls (the depth guard's checkpoint), in a loop that
 // calls no function (the monitor's fallback), or one message at a time (the checkpoint between tasks). What it
 // posted before is still there to receive, and another worker goes on answering every message.
+// joinOOM is how long TestWorker_MemoryBudget waits for a worker growing past its budget to be terminated.
+const joinOOM = 5 * time.Minute
+
 func TestWorker_MemoryBudget(t *testing.T) {
 	const budget = 32 << 20
 	cases := map[string]string{
-		"calls":   `postMessage("started"); var a = []; function add(i) { a.push({i: i, s: "x" + i}) } for (var i = 0; ; i++) add(i)`,
+		// Each call keeps a kilobyte string: a realm of few objects per MiB, which the measurements walk quickly
+		// (with one small string a call, a 35 MiB realm took 13 s a walk under -race and load).
+		"calls":   `postMessage("started"); var a = []; function add(i) { a.push({i: i, s: "x".repeat(1000) + i}) } for (var i = 0; ; i++) add(i)`,
 		"loop":    `postMessage("started"); var a = [], i = 0; for (;;) { a[i] = {i: i}; i++ }`,
 		"strings": `postMessage("started"); var a = []; for (;;) a.push("y".repeat(1000) + a.length)`,
 		"messages": `postMessage("started"); var keep = [];
@@ -98,7 +103,11 @@ func TestWorker_MemoryBudget(t *testing.T) {
 				}
 			}
 			roundTrips(t, other, 50) // while the worker grows
-			if err := w.Join(60 * time.Second); !errors.Is(err, core.ErrWorkerOutOfMemory) {
+			// The wait is bounded by the worker's own progress: growing past the budget takes several measurements
+			// of its whole realm (gojainternal.ReachableBytes, each O(objects)), and under -race on a loaded machine
+			// one walk of a 35 MiB realm of small objects took 13 s, the whole growth up to 225 s (load average 13-17,
+			// a CPU burner beside, two cores).
+			if err := w.Join(joinOOM); !errors.Is(err, core.ErrWorkerOutOfMemory) {
 				t.Fatalf("Join = %v, want ErrWorkerOutOfMemory", err)
 			}
 			if ks := rec.kinds(); len(ks) != 1 || ks[0] != core.ErrorOutOfMemory {

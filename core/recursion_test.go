@@ -3,7 +3,9 @@ package core_test
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
@@ -110,4 +112,35 @@ func TestRecursion_HostRealm(t *testing.T) {
 	if v, err := rt.RunProgram(prg); err != nil || v.String() != "caught true Maximum call stack size exceeded" {
 		t.Fatalf("after the uncatchable one: %v, %v", v, err)
 	}
+}
+
+// TestRecursion_DirectEvalPinned pins what remains uncatchable: recursion that stays inside directly eval'd text
+// (goja compiles that text itself, and no Go frame lies between it and the caller's handlers) ends at goja's
+// backstop. The worker's try/catch does not run; the worker ends with an uncaught RangeError record and Join's
+// error; the host and another worker go on. Indirect eval's overflow is caught (internal/depthguard).
+func TestRecursion_DirectEvalPinned(t *testing.T) {
+	other := spawn(t, echo, core.Options{})
+	recs := make(chan core.ErrorRecord, 4)
+	w, err := core.Spawn(`try { eval("function g() { return g() + 1 } g()") } catch (e) { postMessage("caught") }
+		postMessage("after")`, core.Options{OnError: func(r core.ErrorRecord) { recs <- r }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Release()
+	var r core.ErrorRecord
+	select {
+	case r = <-recs:
+	case <-time.After(60 * time.Second):
+		t.Fatal("no error record")
+	}
+	if r.Kind != core.ErrorUncaught || r.Name != "RangeError" || !strings.Contains(r.Message, "Maximum call stack size exceeded") {
+		t.Fatalf("record = %+v, want an uncaught RangeError", r)
+	}
+	// The script stopped at the overflow: neither its handler nor the statement after it posted anything (postMessage
+	// queues at once, so what the script posted is there before the record is reported).
+	rt := goja.New()
+	if v, err := w.Receive(rt, 0); err == nil {
+		t.Fatalf("the worker posted %v after the overflow", v)
+	}
+	roundTrips(t, other, 10)
 }

@@ -123,8 +123,18 @@ func (r *Realm) spawnWeb(obj *goja.Object, u string, spec *goja.Object) {
 	c.Schedule() // errors reported before the child was known
 }
 
+// runClassic runs src as a classic script with its functions guarded (CompileScript); a syntax error is goja's own
+// exception, also for a text goja's parser panics on (RunUncompiled).
+func runClassic(rt *goja.Runtime, name, src string) (goja.Value, error) {
+	prg, err := CompileScript(name, src, false)
+	if err != nil {
+		return RunUncompiled(rt, name, src)
+	}
+	return rt.RunProgram(prg)
+}
+
 // installImportScripts defines importScripts(...urls) for a classic web worker: each script is read (relative to
-// dir) and run in the global scope, in order.
+// dir) and run in the global scope, in order, its functions guarded (runClassic).
 func installImportScripts(w *Worker, dir string) {
 	jsutil.DefineFunc(w.rt, w.rt.GlobalObject(), "importScripts", 0, func(c goja.FunctionCall) goja.Value {
 		for _, a := range c.Arguments {
@@ -141,7 +151,7 @@ func installImportScripts(w *Worker, dir string) {
 			if err != nil {
 				panic(w.newError(w.errorCtor, "NetworkError", "importScripts: cannot load "+s+": "+err.Error()))
 			}
-			if _, err := w.rt.RunScript(p, string(b)); err != nil {
+			if _, err := runClassic(w.rt, p, string(b)); err != nil {
 				var ex *goja.Exception
 				if errors.As(err, &ex) {
 					panic(ex.Value())

@@ -7,7 +7,6 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
-	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/sharedmem"
 	"github.com/jsworker/jsworker/web"
@@ -20,7 +19,7 @@ func (w *Worker) setupRealm() error {
 	if size <= 0 {
 		size = DefaultMaxCallStackSize
 	}
-	if err := depthguard.InstallWithCheckpoint(rt, size, &w.mem.cp); err != nil { // catchable RangeError past size (CompileScript); memory checkpoints (memory.go)
+	if err := installDepthGuard(rt, size, &w.mem.cp); err != nil { // catchable RangeError past size (CompileScript); memory checkpoints (memory.go)
 		return err
 	}
 	rt.SetPromiseRejectionTracker(w.trackRejection)

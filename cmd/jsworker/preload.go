@@ -36,7 +36,7 @@ func (p *printer) install(rt *goja.Runtime) error {
 	g := rt.GlobalObject()
 	fn := rt.ToValue(func(c goja.FunctionCall) goja.Value {
 		_ = g.Delete(printName)
-		v, err := rt.RunScript("[eval]", c.Argument(0).String())
+		v, err := core.RunUncompiled(rt, "[eval]", c.Argument(0).String()) // a parser panic is a SyntaxError
 		if err != nil {
 			var ex *goja.Exception
 			if errors.As(err, &ex) {

@@ -134,7 +134,7 @@ func (r *repl) onLoop(fn func(rt *goja.Runtime)) bool {
 
 // eval runs one input as global code and prints its result or what it threw.
 func (r *repl) eval(rt *goja.Runtime, src string) {
-	v, err := rt.RunScript("REPL", src)
+	v, err := core.RunUncompiled(rt, "REPL", src) // goja's parser panics on some text: a SyntaxError here
 	if err == nil {
 		fmt.Fprintln(r.out, r.inspec.Inspect(v, console.DefaultInspectOptions()))
 		return

@@ -36,7 +36,8 @@
 // The Function constructor and its async and generator forms are changed in
 // place to compile through Rewrite (function.go; wrapper constructors where
 // gojainternal cannot change them), keeping their identity. Code goja still compiles itself, out of our reach, is not
-// rewritten: direct and indirect eval. Recursion that stays entirely inside
-// eval code ends at the backstop, uncatchable, as before. docs/limits.md
-// states the cost.
+// rewritten: eval code. Its recursion ends at the backstop; for an indirect eval, a call of the eval object, which is
+// guarded in place, the backstop's error reaches a Go frame of ours and is rethrown as the catchable RangeError; for a
+// direct eval, a VM instruction with no Go frame in between, it stays uncatchable. Every eval checks its text for a
+// panic of goja's parser first (eval.go), as Parse does for what we compile. docs/limits.md states the costs.
 package depthguard

@@ -276,7 +276,7 @@ func compileFunction(rt *goja.Runtime, head string, args []string, syntaxError f
 	}
 	prg, err := Parse(evalName, src, parser.WithDisableSourceMaps)
 	if err != nil && strings.Contains(err.Error(), parserFailed) {
-		throwParserFailure(strings.TrimPrefix(err.Error(), "SyntaxError: "), syntaxError) // goja's constructor would hand the text to the same parser, and panic
+		throwParserFailure(err.Error(), syntaxError) // goja's constructor would hand the text to the same parser, and panic
 	}
 	if err != nil || len(prg.Body) != 1 {
 		return nil // "a){}; (function(" and the like: not one function expression, a syntax error for goja too

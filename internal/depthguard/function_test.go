@@ -139,3 +139,42 @@ func BenchmarkInstall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAsyncAndGeneratorEager: what guarding AsyncFunction and GeneratorFunction when the realm is made costs
+// (goja builds both, their prototypes and %GeneratorPrototype%, on the first async function or generator): the
+// materialization alone (ctorsProgram) and the in-place guards on top.
+func BenchmarkAsyncAndGeneratorEager(b *testing.B) {
+	prg, err := ctorsProgram()
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("materialize", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			b.StopTimer()
+			rt := goja.New()
+			b.StartTimer()
+			if _, err := rt.RunProgram(prg); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("materialize+guard", func(b *testing.B) {
+		b.ReportAllocs()
+		for range b.N {
+			b.StopTimer()
+			rt := goja.New()
+			fn := rt.Get("Function").(*goja.Object)
+			b.StartTimer()
+			async, gen, err := asyncAndGenerator(rt)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !guardInPlace(rt, async, kindAsync) || !guardInPlace(rt, gen, kindGenerator) {
+				b.Skip("gojainternal cannot guard in place")
+			}
+			_ = async.SetPrototype(fn)
+			_ = gen.SetPrototype(fn)
+		}
+	})
+}

@@ -73,6 +73,18 @@ const PollEvery = 1024
 // InstallWithCheckpoint is Install with a checkpoint (nil for none) that every guarded function entry looks at:
 // one atomic load. Every call of the guard returns the realm's Flag (FlagOf): undefined until it is set.
 func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
+	return install(rt, limit, cp, false)
+}
+
+// InstallLazyEval is InstallWithCheckpoint for a realm whose owner calls EvalMade when goja makes the realm's eval
+// object (a template hook), so that a realm that never touches eval does not pay for it (~800 bytes): until then no
+// eval site checks anything, since no callee can be the realm's eval. The state EvalMade needs is kept per realm
+// (realmdata): the owner must Drop the realm when it ends.
+func InstallLazyEval(rt *goja.Runtime, limit int, cp *Checkpoint) error {
+	return install(rt, limit, cp, true)
+}
+
+func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 	if limit <= 0 {
 		return errors.New("depthguard: the limit must be positive")
 	}
@@ -93,7 +105,11 @@ func InstallWithCheckpoint(rt *goja.Runtime, limit int, cp *Checkpoint) error {
 	}
 	var calls uint32 // realm goroutine only
 	flag := &Flag{v: goja.Undefined(), yes: rt.ToValue(true)}
-	guard := func(goja.FunctionCall) goja.Value {
+	ev := newEvalState(rt, fail, lazyEval) // eval checks its text for goja's parser panic first (eval.go)
+	guard := func(call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) != 0 {
+			return ev.check(call) // a rewritten eval call site: guard(arg, k)
+		}
 		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
 			fail()
 		}

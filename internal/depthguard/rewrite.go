@@ -33,7 +33,7 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 	defer func() {
 		if x := recover(); x != nil {
 			prg, err = nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{
-				Message: fmt.Sprintf("SyntaxError: %s: %s: %v", name, parserFailed, x)}}
+				Message: fmt.Sprintf("%s: %s: %v", name, parserFailed, x)}}
 		}
 	}()
 	return goja.Parse(name, src, opts...)
@@ -41,9 +41,10 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 
 // Rewrite splices the guard call into the body of every function of prg:
 // declarations, expressions, arrows, methods, accessors, constructors,
-// generators and async functions. It walks the tree (internal/astwalk) with an
+// generators and async functions; and it has every call spelled `eval(…)`
+// check its text first (eval.go). It walks the tree (internal/astwalk) with an
 // explicit stack, so a deeply nested program cannot overflow the Go stack here;
-// rewriting the same program twice guards each function once, and a function
+// rewriting the same program twice guards each function and eval call once, and a function
 // whose first statement already calls the guard in one of the forms of Call
 // keeps that call as its only one.
 func Rewrite(prg *ast.Program) {
@@ -56,6 +57,10 @@ func Rewrite(prg *ast.Program) {
 			guardFunction(fn)
 		case *ast.ArrowFunctionLiteral:
 			guardArrow(fn)
+		case *ast.CallExpression:
+			if isEvalCall(fn) {
+				guardEvalCall(fn) // eval.go
+			}
 		}
 		astwalk.Children(n, func(c astwalk.Child) {
 			if c.List != nil {

@@ -1,0 +1,42 @@
+package depthguard
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
+)
+
+// IsParserFailure reports whether err, from Parse or Compile, says that goja's parser panicked on the text (rather
+// than reporting a syntax error in it).
+func IsParserFailure(err error) bool {
+	var se *goja.CompilerSyntaxError
+	return errors.As(err, &se) && se.File == nil && strings.Contains(se.Message, parserFailed)
+}
+
+// RunScript is rt.RunScript — goja compiles src itself, unguarded — for the paths that hand goja a text Compile
+// refused, so that goja reports the syntax error as it reports its own: a text goja's parser panics on returns the
+// realm's SyntaxError exception (goja's, as for any syntax error; message "SyntaxError: NAME: the parser failed: …")
+// instead of panicking on the realm's goroutine. The text is parsed once more first.
+func RunScript(rt *goja.Runtime, name, src string) (goja.Value, error) {
+	if _, err := Parse(name, src, parser.WithDisableSourceMaps); IsParserFailure(err) {
+		return nil, SyntaxException(rt, name, err)
+	}
+	return rt.RunScript(name, src)
+}
+
+// SyntaxException returns the exception goja's RunScript returns for a syntax error in a script named name, with
+// err's text (err.Error()) as its message: goja's own SyntaxError (the one goja makes for the text "("), so that
+// instanceof, the constructor and the stack are those of any other syntax error of the realm.
+func SyntaxException(rt *goja.Runtime, name string, err error) error {
+	_, e := rt.RunScript(name, "(")
+	var ex *goja.Exception
+	if !errors.As(e, &ex) {
+		return err // not reached: "(" is a syntax error for goja
+	}
+	if o, ok := ex.Value().(*goja.Object); ok {
+		_ = o.Set("message", err.Error())
+	}
+	return ex
+}

@@ -1,0 +1,9 @@
+package gojainternal
+
+import "testing"
+
+func TestLazyPropsProbe(t *testing.T) {
+	if err := LazyProps(); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -59,18 +59,18 @@ var lp struct {
 	once sync.Once
 	err  error
 
-	plain      reflect.Type // *goja.baseObject: what {} and a class's prototype are
-	templated  reflect.Type // *goja.templatedObject
-	baseOff    uintptr      // offset of the baseObject inside a templatedObject
-	namesOff   uintptr      // templatedObject's propNames
-	tmplOff    uintptr      // templatedObject's tmpl
-	valOff     uintptr      // templatedObject's values
-	tmplNames  uintptr      // objectTemplate.propNames
-	emptyTmpl  unsafe.Pointer
-	mu         sync.Mutex
-	derived    map[deriveKey]unsafe.Pointer // guarded by mu
-	makingMu   sync.Mutex
-	making     map[makingKey]struct{} // guarded by makingMu: properties being made now
+	plain     reflect.Type // *goja.baseObject: what {} and a class's prototype are
+	templated reflect.Type // *goja.templatedObject
+	baseOff   uintptr      // offset of the baseObject inside a templatedObject
+	namesOff  uintptr      // templatedObject's propNames
+	tmplOff   uintptr      // templatedObject's tmpl
+	valOff    uintptr      // templatedObject's values
+	tmplNames uintptr      // objectTemplate.propNames
+	emptyTmpl unsafe.Pointer
+	mu        sync.Mutex
+	derived   map[deriveKey]unsafe.Pointer // guarded by mu
+	makingMu  sync.Mutex
+	making    map[makingKey]struct{} // guarded by makingMu: properties being made now
 }
 
 type deriveKey struct {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/internal/realmdata"
 )
@@ -34,8 +35,9 @@ type Realm struct {
 
 	api                                           *goja.Object // ports.js's result, made on first use
 	emitFn, emit1Fn, newPortFn, errorEvFn, lazyFn goja.Callable
-	messageType                                   goja.Value   // "message", made once
-	fastKey                                       *goja.Symbol // where a target keeps its only plain 'message' listener
+	methodFn                                      goja.Callable // ports.js's method(name): the prototypes' lazy methods
+	messageType                                   goja.Value    // "message", made once
+	fastKey                                       *goja.Symbol  // where a target keeps its only plain 'message' listener
 
 	ports    map[*goja.Object]PortBackend // the realm's MessagePort objects (port.go)
 	children map[*goja.Object]*Child      // live workers this realm created (child.go)
@@ -149,10 +151,61 @@ func (r *Realm) API() *goja.Object {
 		}
 		return f
 	}
-	r.emitFn, r.emit1Fn, r.newPortFn, r.lazyFn = fn("emit"), fn("emit1"), fn("newPort"), fn("lazy")
+	r.emitFn, r.emit1Fn, r.newPortFn, r.lazyFn, r.methodFn = fn("emit"), fn("emit1"), fn("newPort"), fn("lazy"), fn("method")
 	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
 	r.api = api
+	for _, c := range [...]struct {
+		class string
+		names []string
+	}{{"EventEmitter", emitterMethods}, {"MessagePort", portMethods}} {
+		proto := api.Get(c.class).(*goja.Object).Get("prototype").(*goja.Object)
+		if gojainternal.DefineLazy(proto, protoMethods, c.names...) {
+			continue
+		}
+		for _, name := range c.names { // without lazy properties: all of them now, the same properties
+			if err := r.makeMethod(name).Define(proto, name); err != nil {
+				panic(err)
+			}
+		}
+	}
 	return api
+}
+
+// emitterMethods and portMethods are the properties ports.js's method(name) makes for EventEmitter.prototype and
+// MessagePort.prototype, in the order a class would have defined them.
+var (
+	emitterMethods = []string{"on", "prependListener", "once", "prependOnceListener", "removeListener",
+		"removeAllListeners", "emit", "listenerCount", "listeners", "rawListeners", "eventNames", "setMaxListeners",
+		"getMaxListeners", "addListener", "off"}
+	portMethods = []string{"postMessage", "start", "close", "ref", "unref", "hasRef", "addEventListener",
+		"removeEventListener", "dispatchEvent", "onmessage", "onmessageerror", "onclose"}
+)
+
+// protoMethods makes the prototypes' methods on first touch: a method is writable, configurable and not
+// enumerable, as a class's; an on<type> handler an enumerable, configurable accessor.
+var protoMethods = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	r := realmOf(rt)
+	if r == nil || r.methodFn == nil {
+		panic(rt.NewTypeError("jsworker: the realm's ports are gone"))
+	}
+	return r.makeMethod(name)
+})
+
+// makeMethod calls ports.js's method(name) and says what property it makes.
+func (r *Realm) makeMethod(name string) gojainternal.Prop {
+	v, err := r.methodFn(goja.Undefined(), r.rt.ToValue(name))
+	if err != nil {
+		var ex *goja.Exception
+		if errors.As(err, &ex) {
+			panic(ex)
+		}
+		panic(r.rt.NewGoError(err))
+	}
+	if _, ok := goja.AssertFunction(v); ok {
+		return gojainternal.Prop{Value: v, Writable: true, Configurable: true}
+	}
+	d := v.ToObject(r.rt)
+	return gojainternal.Prop{Accessor: true, Getter: d.Get("get"), Setter: d.Get("set"), Enumerable: true, Configurable: true}
 }
 
 // Export returns the ports.js export name (see API), making it on first use if it is one of the lazy ones.

@@ -3,7 +3,9 @@ package gojainternal
 import (
 	"errors"
 	"fmt"
+	"os"
 	"reflect"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"unsafe"
@@ -167,6 +169,9 @@ func locateLazyProps() (err error) {
 // changing nothing, otherwise or when the probe failed. o keeps its identity, prototype, extensibility and its other
 // properties. Only on the goroutine that owns o's runtime.
 func DefineLazy(o *goja.Object, f *LazyFactory, names ...string) bool {
+	if os.Getenv("LPDEBUG") != "" {
+		defer func() { fmt.Fprintf(os.Stderr, "define %v\n", names) }()
+	}
 	return LazyProps() == nil && defineLazy(o, f, names)
 }
 
@@ -257,6 +262,9 @@ func derive(base unsafe.Pointer, f *LazyFactory, names []string) unsafe.Pointer 
 // for a writable, enumerable, configurable data property, else goja's property record. It is the template factory
 // of every lazy property.
 func (f *LazyFactory) materialize(rt *goja.Runtime, name string) goja.Value {
+	if os.Getenv("LPDEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "materialize %s\n%s\n", name, debug.Stack())
+	}
 	key := makingKey{rt, f, name}
 	lp.makingMu.Lock()
 	_, busy := lp.making[key]
@@ -281,24 +289,27 @@ func (f *LazyFactory) materialize(rt *goja.Runtime, name string) goja.Value {
 // internalProp returns p as goja keeps it: defined on a scratch ordinary object, read back from its values.
 func internalProp(rt *goja.Runtime, name string, p Prop) goja.Value {
 	o := rt.NewObject()
+	if err := p.Define(o, name); err != nil {
+		panic(err)
+	}
+	return valuesOf(o)[unistring.NewFromString(name)]
+}
+
+// Define defines p as o's own property name now, through goja's public API: what callers do when [DefineLazy]
+// answers false.
+func (p Prop) Define(o *goja.Object, name string) error {
 	flag := func(b bool) goja.Flag {
 		if b {
 			return goja.FLAG_TRUE
 		}
 		return goja.FLAG_FALSE
 	}
-	var err error
 	if p.Accessor {
-		err = o.DefineAccessorProperty(name, p.Getter, p.Setter, flag(p.Configurable), flag(p.Enumerable))
-	} else {
-		v := p.Value
-		if v == nil {
-			v = goja.Undefined()
-		}
-		err = o.DefineDataProperty(name, v, flag(p.Writable), flag(p.Configurable), flag(p.Enumerable))
+		return o.DefineAccessorProperty(name, p.Getter, p.Setter, flag(p.Configurable), flag(p.Enumerable))
 	}
-	if err != nil {
-		panic(err)
+	v := p.Value
+	if v == nil {
+		v = goja.Undefined()
 	}
-	return valuesOf(o)[unistring.NewFromString(name)]
+	return o.DefineDataProperty(name, v, flag(p.Writable), flag(p.Configurable), flag(p.Enumerable))
 }

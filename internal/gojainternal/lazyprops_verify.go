@@ -112,15 +112,5 @@ func sampleProp(rt *goja.Runtime, name string) Prop {
 
 // defineEager defines on o what sampleProp makes for name.
 func defineEager(rt *goja.Runtime, o *goja.Object, name string) error {
-	p := sampleProp(rt, name)
-	flag := func(b bool) goja.Flag {
-		if b {
-			return goja.FLAG_TRUE
-		}
-		return goja.FLAG_FALSE
-	}
-	if p.Accessor {
-		return o.DefineAccessorProperty(name, p.Getter, p.Setter, flag(p.Configurable), flag(p.Enumerable))
-	}
-	return o.DefineDataProperty(name, p.Value, flag(p.Writable), flag(p.Configurable), flag(p.Enumerable))
+	return sampleProp(rt, name).Define(o, name)
 }

@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // DefineFunc defines obj[name] as a native function whose JavaScript name and length are the given ones (goja
@@ -23,23 +25,69 @@ func DefineFunc(rt *goja.Runtime, obj *goja.Object, name string, length int, fn 
 
 // DefineLazyGlobal defines globalThis[name] as an accessor that makes the value on first access and then replaces
 // itself with an ordinary data property (writable, configurable, not enumerable, like the standard constructors);
-// assigning to it first also settles it. A realm that never touches the global pays two native functions, not the
-// value.
+// assigning to it first also settles it. A realm that never touches the global pays nothing but its name and value
+// in a per-realm table: the accessor itself (two native functions) is made when the property is first touched
+// (looked up, listed with its descriptor, changed or deleted; listing names makes nothing), through goja's own
+// object templates (gojainternal.DefineLazy). Where that is not available it is made at once, as before.
 func DefineLazyGlobal(rt *goja.Runtime, name string, value func() goja.Value) error {
+	g := rt.GlobalObject()
+	tbl, ok := lazyValues.Get(rt)
+	if !ok || tbl == nil {
+		tbl = &lazyTable{}
+	}
+	if gojainternal.DefineLazy(g, lazyGlobal, name) {
+		tbl.names, tbl.values = append(tbl.names, name), append(tbl.values, value)
+		if !ok {
+			lazyValues.Set(rt, tbl)
+		}
+		return nil
+	}
+	get, set := lazyAccessor(rt, name, value)
+	return g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// lazyTable holds a realm's lazy globals' value functions, by name (a realm has a dozen or so).
+type lazyTable struct {
+	names  []string
+	values []func() goja.Value
+}
+
+var lazyValues = realmdata.NewKey[*lazyTable]("jsutil.lazyGlobals")
+
+// lazyGlobal makes a lazy global's accessor when goja first materializes the property.
+var lazyGlobal = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	var value func() goja.Value
+	if tbl, _ := lazyValues.Get(rt); tbl != nil {
+		for i := len(tbl.names) - 1; i >= 0; i-- {
+			if tbl.names[i] == name {
+				value = tbl.values[i]
+				break
+			}
+		}
+	}
+	if value == nil { // the realm's state was dropped (the realm ended): nothing to make
+		return gojainternal.Prop{Value: goja.Undefined(), Writable: true, Configurable: true}
+	}
+	get, set := lazyAccessor(rt, name, value)
+	return gojainternal.Prop{Accessor: true, Getter: get, Setter: set, Configurable: true}
+})
+
+// lazyAccessor returns the getter and setter of a lazy global: each settles the global as a data property.
+func lazyAccessor(rt *goja.Runtime, name string, value func() goja.Value) (get, set goja.Value) {
 	g := rt.GlobalObject()
 	settle := func(v goja.Value) {
 		_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
-	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+	get = rt.ToValue(func(goja.FunctionCall) goja.Value {
 		v := value()
 		settle(v)
 		return v
 	})
-	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+	set = rt.ToValue(func(c goja.FunctionCall) goja.Value {
 		settle(c.Argument(0))
 		return goja.Undefined()
 	})
-	return g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return get, set
 }
 
 // A Source is a JavaScript source of the library (embedded from a .js file) that evaluates to a factory function.

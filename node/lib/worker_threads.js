@@ -141,7 +141,7 @@ function makeModule(info) {
 		MessageChannel: undefined,
 		MessagePort: core.MessagePort,
 		BroadcastChannel: undefined,
-		receiveMessageOnPort: core.receiveMessageOnPort,
+		receiveMessageOnPort: core.lazy('receiveMessageOnPort'),
 		markAsUntransferable: function markAsUntransferable() {},
 		isMarkedAsUntransferable: function isMarkedAsUntransferable() { return false; },
 		moveMessagePortToContext: function moveMessagePortToContext() {

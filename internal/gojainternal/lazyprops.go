@@ -71,6 +71,7 @@ var lp struct {
 	emptyTmpl unsafe.Pointer
 	mu        sync.Mutex
 	derived   map[deriveKey]unsafe.Pointer // guarded by mu
+	parents   map[unsafe.Pointer]deriveKey // guarded by mu: what each derived template was derived from
 	makingMu  sync.Mutex
 	making    map[makingKey]struct{} // guarded by makingMu: properties being made now
 }
@@ -255,7 +256,31 @@ func derive(base unsafe.Pointer, f *LazyFactory, names []string) unsafe.Pointer 
 		lp.derived = make(map[deriveKey]unsafe.Pointer)
 	}
 	lp.derived[key] = d.UnsafePointer()
+	if lp.parents == nil {
+		lp.parents = make(map[unsafe.Pointer]deriveKey)
+	}
+	lp.parents[d.UnsafePointer()] = key
 	return d.UnsafePointer()
+}
+
+// rebaseLazy returns the template that adds to to the lazy properties cur adds to from (cur: from, or derived from
+// it by derive, any number of times); false if cur is neither. For a lazyguard Template installed after lazy
+// properties were defined.
+func rebaseLazy(cur, from, to unsafe.Pointer) (unsafe.Pointer, bool) {
+	if cur == from || cur == to {
+		return to, true
+	}
+	lp.mu.Lock()
+	key, ok := lp.parents[cur]
+	lp.mu.Unlock()
+	if !ok {
+		return nil, false
+	}
+	base, ok := rebaseLazy(key.base, from, to)
+	if !ok {
+		return nil, false
+	}
+	return derive(base, key.f, strings.Split(key.names, "\x00")), true
 }
 
 // materialize makes the property name of rt with f, in the form goja keeps in an object's values: the value itself

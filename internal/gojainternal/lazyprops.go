@@ -338,3 +338,25 @@ func (p Prop) Define(o *goja.Object, name string) error {
 	}
 	return o.DefineDataProperty(name, v, flag(p.Writable), flag(p.Configurable), flag(p.Enumerable))
 }
+
+// Settle makes, now, each of names that o's template still has to make (as a lookup would, without calling a
+// getter), so that it no longer depends on state its factory needs; other names are left alone. It answers false
+// if the probe failed or o is not templated. o belongs to rt; only on the goroutine that owns rt.
+func Settle(rt *goja.Runtime, o *goja.Object, names ...string) bool {
+	if LazyProps() != nil || o == nil || implType(o) != lp.templated {
+		return false
+	}
+	data := selfOf(o).data
+	tmpl := *(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff))
+	values := *(*map[unistring.String]goja.Value)(unsafe.Add(data, lp.valOff))
+	for _, n := range names {
+		k := unistring.NewFromString(n)
+		if _, ok := values[k]; ok {
+			continue
+		}
+		if f, ok := lazyFactory(tmpl, n); ok {
+			values[k] = f(rt)
+		}
+	}
+	return true
+}

@@ -113,49 +113,39 @@ function makeWorker() {
 	return Worker;
 }
 
-// lazyExport defines o[name] as an export made on first access: an accessor that replaces itself with an ordinary
-// data property (writable, enumerable, configurable, as every export is) the first time it is read or written.
-function lazyExport(o, name, make) {
-	defineProperty(o, name, {
-		configurable: true, enumerable: true,
-		get() {
-			const v = make();
-			defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true });
-			return v;
-		},
-		set(v) { defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true }); },
-	});
-}
-
-// makeModule makes the module's exports. Worker, MessageChannel and BroadcastChannel are made on first access
-// (lazyExport), in the order Node lists them.
+// makeModule makes the module's exports: the realm's facts now; the rest (lazyExports, in the order Node lists them)
+// node/threads.go adds as lazy properties, each made on first touch by exportOf (plain data properties, writable,
+// enumerable and configurable, as every export is).
 function makeModule(info) {
-	const m = {
+	return {
 		isMainThread: info.isMainThread,
 		parentPort: info.parentPort,
 		workerData: info.workerData,
 		threadId: info.threadId,
 		resourceLimits: info.resourceLimits,
 		SHARE_ENV: SHARE_ENV,
-		Worker: undefined,
-		MessageChannel: undefined,
-		MessagePort: core.MessagePort,
-		BroadcastChannel: undefined,
-		receiveMessageOnPort: core.lazy('receiveMessageOnPort'),
-		markAsUntransferable: function markAsUntransferable() {},
-		isMarkedAsUntransferable: function isMarkedAsUntransferable() { return false; },
-		moveMessagePortToContext: function moveMessagePortToContext() {
-			throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
-		},
-		setEnvironmentData: function setEnvironmentData(key, value) {
-			if (value === undefined) environmentData.delete(key); else environmentData.set(key, value);
-		},
-		getEnvironmentData: function getEnvironmentData(key) { return environmentData.get(key); },
 	};
-	lazyExport(m, 'Worker', WorkerClass);
-	lazyExport(m, 'MessageChannel', function () { return core.lazy('MessageChannel'); });
-	lazyExport(m, 'BroadcastChannel', function () { return core.lazy('BroadcastChannel'); });
-	return m;
+}
+
+// exportOf makes the export name (one of node/threads.go's lazyExports).
+function exportOf(name) {
+	switch (name) {
+	case 'Worker': return WorkerClass();
+	case 'MessageChannel': return core.lazy('MessageChannel');
+	case 'MessagePort': return core.MessagePort;
+	case 'BroadcastChannel': return core.lazy('BroadcastChannel');
+	case 'receiveMessageOnPort': return core.lazy('receiveMessageOnPort');
+	case 'markAsUntransferable': return function markAsUntransferable() {};
+	case 'isMarkedAsUntransferable': return function isMarkedAsUntransferable() { return false; };
+	case 'moveMessagePortToContext': return function moveMessagePortToContext() {
+		throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
+	};
+	case 'setEnvironmentData': return function setEnvironmentData(key, value) {
+		if (value === undefined) environmentData.delete(key); else environmentData.set(key, value);
+	};
+	case 'getEnvironmentData': return function getEnvironmentData(key) { return environmentData.get(key); };
+	}
+	throw new Error('jsworker: worker_threads has no export ' + name);
 }
 
 function loadEnvironmentData(m) {
@@ -164,6 +154,7 @@ function loadEnvironmentData(m) {
 
 return {
 	makeModule: makeModule,
+	exportOf: exportOf,
 	loadEnvironmentData: loadEnvironmentData,
 	setThreadId: function (w, id) { w[kThreadId] = id; },
 };

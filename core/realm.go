@@ -221,26 +221,48 @@ func (r *Realm) Export(name string) goja.Value {
 }
 
 // natives returns the Go functions ports.js calls (its N): the MessagePort natives, and more(kind), which makes
-// the BroadcastChannel ("broadcast") or Worker ("worker") natives when ports.js first needs them.
+// the BroadcastChannel ("broadcast") or Worker ("worker") natives when ports.js first needs them. Each is made when
+// ports.js first calls it (jsutil.LazyFuncs).
 func (r *Realm) natives() *goja.Object {
-	group := func(install func(def func(string, int, func(goja.FunctionCall) goja.Value))) *goja.Object {
-		n := r.rt.NewObject()
-		install(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-			jsutil.DefineFunc(r.rt, n, name, length, fn)
-		})
-		return n
-	}
-	n := group(r.portNatives)
-	jsutil.DefineFunc(r.rt, n, "more", 1, func(c goja.FunctionCall) goja.Value {
-		switch c.Argument(0).String() {
-		case "broadcast":
-			return group(r.broadcastNatives)
-		case "worker":
-			return group(r.workerNatives)
-		}
-		panic(r.rt.NewTypeError("jsworker: no natives named %s", c.Argument(0).String()))
-	})
+	n := r.rt.NewObject()
+	portFuncs.Define(r.rt, n)
 	return n
+}
+
+// portFuncs, broadcastFuncs and workerFuncs are the groups of natives (see natives); made by init, as they refer
+// to the code that calls them.
+var portFuncs, broadcastFuncs, workerFuncs *jsutil.LazyFuncs
+
+func init() {
+	portFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+		r := realmOf(rt)
+		if r == nil {
+			return
+		}
+		r.portNatives(def)
+		def("more", 1, func(c goja.FunctionCall) goja.Value {
+			n := rt.NewObject()
+			switch c.Argument(0).String() {
+			case "broadcast":
+				broadcastFuncs.Define(rt, n)
+			case "worker":
+				workerFuncs.Define(rt, n)
+			default:
+				panic(rt.NewTypeError("jsworker: no natives named %s", c.Argument(0).String()))
+			}
+			return n
+		})
+	})
+	broadcastFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+		if r := realmOf(rt); r != nil {
+			r.broadcastNatives(def)
+		}
+	})
+	workerFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+		if r := realmOf(rt); r != nil {
+			r.workerNatives(def)
+		}
+	})
 }
 
 // Emit calls target.emit(typ, args...) the ports.js way and returns what a listener threw.

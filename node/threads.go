@@ -83,7 +83,6 @@ func (n *nodeState) threadsModule() *goja.Object {
 		panic(err)
 	}
 	mo := m.(*goja.Object)
-	threadsState.Set(rt, n)
 	if !gojainternal.DefineLazy(mo, threadsExports, lazyExports...) {
 		for _, name := range lazyExports { // without lazy properties: all of them now
 			if err := n.exportProp(name).Define(mo, name); err != nil {
@@ -100,12 +99,12 @@ var lazyExports = []string{"Worker", "MessageChannel", "MessagePort", "Broadcast
 	"markAsUntransferable", "isMarkedAsUntransferable", "moveMessagePortToContext", "setEnvironmentData",
 	"getEnvironmentData"}
 
-// threadsState finds the realm's Node state from its runtime, for threadsExports.
-var threadsState = realmdata.NewKey[*nodeState]("node.threads")
+// stateKey finds a realm's Node state from its runtime (set by install), for what is made on first touch.
+var stateKey = realmdata.NewKey[*nodeState]("node.state")
 
 // threadsExports makes a lazy export of a realm's worker_threads (worker_threads.js's exportOf).
 var threadsExports = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
-	n, _ := threadsState.Get(rt)
+	n, _ := stateKey.Get(rt)
 	if n == nil {
 		panic(rt.NewTypeError("jsworker: worker_threads is gone from this realm"))
 	}

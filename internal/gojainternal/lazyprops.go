@@ -3,9 +3,7 @@ package gojainternal
 import (
 	"errors"
 	"fmt"
-	"os"
 	"reflect"
-	"runtime/debug"
 	"strings"
 	"sync"
 	"unsafe"
@@ -170,9 +168,6 @@ func locateLazyProps() (err error) {
 // changing nothing, otherwise or when the probe failed. o keeps its identity, prototype, extensibility and its other
 // properties. Only on the goroutine that owns o's runtime.
 func DefineLazy(o *goja.Object, f *LazyFactory, names ...string) bool {
-	if os.Getenv("LPDEBUG") != "" {
-		defer func() { fmt.Fprintf(os.Stderr, "define %v\n", names) }()
-	}
 	return LazyProps() == nil && defineLazy(o, f, names)
 }
 
@@ -287,9 +282,6 @@ func rebaseLazy(cur, from, to unsafe.Pointer) (unsafe.Pointer, bool) {
 // for a writable, enumerable, configurable data property, else goja's property record. It is the template factory
 // of every lazy property.
 func (f *LazyFactory) materialize(rt *goja.Runtime, name string) goja.Value {
-	if os.Getenv("LPDEBUG") != "" {
-		fmt.Fprintf(os.Stderr, "materialize %s\n%s\n", name, debug.Stack())
-	}
 	key := makingKey{rt, f, name}
 	lp.makingMu.Lock()
 	_, busy := lp.making[key]

@@ -65,7 +65,8 @@ TypeError
 `
 
 // lazyTouchSrc touches the lazy prototypes first by for-in, Object.keys, in, hasOwnProperty, toString, delete,
-// defineProperty and assignment; wantLazyTouch is what the eager tree printed.
+// defineProperty and assignment; wantLazyTouch is what the eager tree printed (but for the body of listenerCount:
+// the listener lists are an object now, as in Node, where they were a Map).
 const lazyTouchSrc = `const { MessagePort, parentPort } = require('worker_threads');
 const EE = Object.getPrototypeOf(MessagePort.prototype).constructor;
 // First touches of every kind, each on a prototype nothing has touched yet.
@@ -80,7 +81,7 @@ console.log(Object.getOwnPropertySymbols(P).map(String).join());
 `
 
 const wantLazyTouch = `onmessage,onmessageerror,onclose 0 true true
-listenerCount(type) { const l = listenersOf(this).get(type); return l === undefined ? 0 : l.length; } postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } true
+listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : l.length; } postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } true
 false false
 {"value":1,"writable":true,"enumerable":false,"configurable":true}
 x constructor,on,prependListener,once,prependOnceListener,removeListener,removeAllListeners,emit,listenerCount,listeners,rawListeners,setMaxListeners,getMaxListeners,addListener,off
@@ -113,4 +114,17 @@ w.postMessage('hi');
 			t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 		}
 	})
+}
+
+// TestEmitterEventNames_LikeNode: core's emitters (process, MessagePort, Worker) keep their listener lists by
+// property key, as Node's EventEmitter does: 1 and '1' are one event, and eventNames lists integer-like names
+// first, then strings, then symbols.
+func TestEmitterEventNames_LikeNode(t *testing.T) {
+	const src = `const s = Symbol('s'), f = () => {};
+
+process.on('b', f); process.on(s, f); process.on('1', f); process.on('a', f); process.on(1, f);
+console.log(process.eventNames().filter((n) => ['b', s, '1', 'a'].includes(n)).map(String).join(), process.listenerCount(1), process.listenerCount('1'));
+process.removeListener(1, f); console.log(process.listenerCount('1'));
+`
+	compareWithNode(t, src, "1,b,a,Symbol(s) 2 2\n1\n")
 }

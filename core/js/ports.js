@@ -23,10 +23,12 @@ const kFast = Symbol('kFast');
 const kEvent = Symbol('kEvent');
 const defineProperty = Object.defineProperty;
 
+// listenersOf returns t's listener lists by event type: an object without a prototype, as Node keeps them
+// (event names are property keys: '1' and 1 are one type, and eventNames lists them in property order).
 function listenersOf(t) {
 	let m = t[kListeners];
 	if (m === undefined) {
-		m = new Map();
+		m = { __proto__: null };
 		defineProperty(t, kListeners, { value: m });
 	}
 	return m;
@@ -41,7 +43,7 @@ function checkListener(fn) {
 
 function changed(t, type) {
 	if (type === 'message') {
-		const list = listenersOf(t).get('message');
+		const list = listenersOf(t).message;
 		const l = list !== undefined && list.length === 1 ? list[0] : undefined;
 		defineProperty(t, kFast, { value: l !== undefined && !l.once && !l.event ? l.fn : undefined, writable: true, configurable: true });
 	}
@@ -51,22 +53,22 @@ function changed(t, type) {
 
 function addEntry(t, type, entry, prepend) {
 	const m = listenersOf(t);
-	let list = m.get(type);
+	let list = m[type];
 	if (list === undefined) {
 		list = [];
-		m.set(type, list);
+		m[type] = list;
 	}
 	if (prepend) list.unshift(entry); else list.push(entry);
 	changed(t, type);
 }
 
 function removeEntry(t, type, entry) {
-	const list = listenersOf(t).get(type);
+	const list = listenersOf(t)[type];
 	if (list === undefined) return;
 	const i = list.indexOf(entry);
 	if (i < 0) return;
 	list.splice(i, 1);
-	if (list.length === 0) listenersOf(t).delete(type);
+	if (list.length === 0) delete listenersOf(t)[type];
 	changed(t, type);
 }
 
@@ -83,7 +85,7 @@ function makeEvent(type, data, target) {
 }
 
 function emit(t, type, args) {
-	const list = listenersOf(t).get(type);
+	const list = listenersOf(t)[type];
 	if (list === undefined || list.length === 0) {
 		if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
 			const e = args[0];
@@ -154,7 +156,7 @@ function method(name) {
 	case 'removeListener': case 'off':
 		if (made.removeListener === undefined) made.removeListener = {
 			removeListener(type, fn) {
-				const list = listenersOf(this).get(type);
+				const list = listenersOf(this)[type];
 				if (list !== undefined) {
 					for (let i = list.length - 1; i >= 0; i--) {
 						if (list[i].fn === fn && !list[i].event) { removeEntry(this, type, list[i]); break; }
@@ -167,19 +169,19 @@ function method(name) {
 	case 'removeAllListeners': return {
 		removeAllListeners(type) {
 			const m = listenersOf(this);
-			const types = type === undefined ? Array.from(m.keys()) : [type];
+			const types = type === undefined ? Reflect.ownKeys(m) : [type];
 			for (const t of types) {
-				m.delete(t);
+				delete m[t];
 				changed(this, t);
 			}
 			return this;
 		},
 	}.removeAllListeners;
 	case 'emit': return { emit(type, ...args) { return emit(this, type, args); } }.emit;
-	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this).get(type); return l === undefined ? 0 : l.length; } }.listenerCount;
-	case 'listeners': return { listeners(type) { const l = listenersOf(this).get(type); return l === undefined ? [] : l.map(function (e) { return e.fn; }); } }.listeners;
+	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : l.length; } }.listenerCount;
+	case 'listeners': return { listeners(type) { const l = listenersOf(this)[type]; return l === undefined ? [] : l.map(function (e) { return e.fn; }); } }.listeners;
 	case 'rawListeners': return { rawListeners(type) { return this.listeners(type); } }.rawListeners;
-	case 'eventNames': return { eventNames() { return Array.from(listenersOf(this).keys()); } }.eventNames;
+	case 'eventNames': return { eventNames() { return Reflect.ownKeys(listenersOf(this)); } }.eventNames;
 	case 'setMaxListeners': return { setMaxListeners() { return this; } }.setMaxListeners;
 	case 'getMaxListeners': return { getMaxListeners() { return 10; } }.getMaxListeners;
 	// MessagePort.prototype
@@ -198,7 +200,7 @@ function method(name) {
 					throw new TypeError('addEventListener: the listener must be a function or an object with handleEvent');
 				}
 				type = String(type);
-				const list = listenersOf(this).get(type);
+				const list = listenersOf(this)[type];
 				if (list !== undefined && list.some(function (e) { return e.event && !e.handler && e.fn === fn; })) return;
 				const once = options !== null && typeof options === 'object' && !!options.once;
 				addEntry(this, type, { fn: fn, once: once, event: true }, false);
@@ -209,7 +211,7 @@ function method(name) {
 		if (made.removeEventListener === undefined) made.removeEventListener = {
 			removeEventListener(type, fn) {
 				type = String(type);
-				const list = listenersOf(this).get(type);
+				const list = listenersOf(this)[type];
 				if (list === undefined) return;
 				for (const e of list) {
 					if (e.event && !e.handler && e.fn === fn) { removeEntry(this, type, e); return; }
@@ -221,7 +223,7 @@ function method(name) {
 		if (made.dispatchEvent === undefined) made.dispatchEvent = {
 			dispatchEvent(ev) {
 				if (ev === null || typeof ev !== 'object') throw new TypeError('dispatchEvent: the event must be an object');
-				const list = listenersOf(this).get(String(ev.type));
+				const list = listenersOf(this)[String(ev.type)];
 				if (list === undefined) return true;
 				for (const l of list.slice()) {
 					if (!l.event) continue;
@@ -375,7 +377,7 @@ return {
 	// listener is called without building an argument list.
 	emit1: function (t, type, a) {
 		const m = t[kListeners];
-		const list = m === undefined ? undefined : m.get(type);
+		const list = m === undefined ? undefined : m[type];
 		if (list !== undefined && list.length === 1) {
 			const l = list[0];
 			if (!l.once && !l.event) {

@@ -8,7 +8,9 @@ const kThreadId = Symbol('kThreadId');
 const kLimits = Symbol('kLimits');
 const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
 
-const environmentData = new Map();
+// environmentData (the Map of setEnvironmentData) is made on first use: env() returns it.
+let environmentData;
+const env = () => environmentData !== undefined ? environmentData : (environmentData = new Map());
 
 // The Worker class is made on first use (WorkerClass): a worker that only talks to its parent never pays for it.
 let WorkerClass_;
@@ -73,7 +75,7 @@ function makeWorker() {
 				maxOldGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxOldGenerationSizeMb === 'number' ? rl.maxOldGenerationSizeMb : 0,
 				maxYoungGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxYoungGenerationSizeMb === 'number' ? rl.maxYoungGenerationSizeMb : 0,
 				type: options.type === undefined ? '' : String(options.type),
-				envData: environmentData,
+				envData: env(),
 			};
 			if (spec.eval && typeof filename !== 'string') {
 				throw new TypeError('The "filename" argument must be a string when options.eval is true.');
@@ -141,15 +143,15 @@ function exportOf(name) {
 		throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
 	};
 	case 'setEnvironmentData': return function setEnvironmentData(key, value) {
-		if (value === undefined) environmentData.delete(key); else environmentData.set(key, value);
+		if (value === undefined) env().delete(key); else env().set(key, value);
 	};
-	case 'getEnvironmentData': return function getEnvironmentData(key) { return environmentData.get(key); };
+	case 'getEnvironmentData': return function getEnvironmentData(key) { return env().get(key); };
 	}
 	throw new Error('jsworker: worker_threads has no export ' + name);
 }
 
 function loadEnvironmentData(m) {
-	if (m instanceof Map) m.forEach(function (v, k) { environmentData.set(k, v); });
+	if (m instanceof Map) m.forEach(function (v, k) { env().set(k, v); });
 }
 
 return {

@@ -195,11 +195,7 @@ var protoMethods = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name strin
 func (r *Realm) makeMethod(name string) gojainternal.Prop {
 	v, err := r.methodFn(goja.Undefined(), r.rt.ToValue(name))
 	if err != nil {
-		var ex *goja.Exception
-		if errors.As(err, &ex) {
-			panic(ex)
-		}
-		panic(r.rt.NewGoError(err))
+		panic(err) // goja's own error (an exception, or termination): rethrown as it is, to the access that made it
 	}
 	if _, ok := goja.AssertFunction(v); ok {
 		return gojainternal.Prop{Value: v, Writable: true, Configurable: true}

@@ -2,7 +2,6 @@ package node
 
 import (
 	_ "embed"
-	"errors"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
@@ -115,11 +114,7 @@ var threadsExports = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name str
 func (n *nodeState) exportProp(name string) gojainternal.Prop {
 	v, err := n.call("exportOf", n.r.Runtime().ToValue(name))
 	if err != nil {
-		var ex *goja.Exception
-		if errors.As(err, &ex) {
-			panic(ex)
-		}
-		panic(n.r.Runtime().NewGoError(err))
+		panic(err) // goja's own error (an exception, or termination): rethrown as it is, to the access that made it
 	}
 	return gojainternal.Prop{Value: v, Writable: true, Enumerable: true, Configurable: true}
 }

@@ -151,7 +151,7 @@ func (r *Realm) API() *goja.Object {
 		}
 		return f
 	}
-	r.emitFn, r.emit1Fn, r.newPortFn, r.lazyFn, r.methodFn = fn("emit"), fn("emit1"), fn("newPort"), fn("lazy"), fn("method")
+	r.newPortFn, r.lazyFn, r.methodFn = fn("newPort"), fn("lazy"), fn("method")
 	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
 	r.api = api
 	for _, c := range [...]struct {
@@ -202,6 +202,15 @@ func (r *Realm) makeMethod(name string) gojainternal.Prop {
 	}
 	d := v.ToObject(r.rt)
 	return gojainternal.Prop{Accessor: true, Getter: d.Get("get"), Setter: d.Get("set"), Enumerable: true, Configurable: true}
+}
+
+// exportFunc returns the function Export(name) returns.
+func (r *Realm) exportFunc(name string) goja.Callable {
+	f, ok := goja.AssertFunction(r.Export(name))
+	if !ok {
+		panic("jsworker: ports.js function " + name + " missing")
+	}
+	return f
 }
 
 // Export returns the ports.js export name (see API), making it on first use if it is one of the lazy ones.
@@ -271,8 +280,14 @@ func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error 
 				return err
 			}
 		}
+		if r.emit1Fn == nil {
+			r.emit1Fn = r.exportFunc("apiEmit1")
+		}
 		_, err := r.emit1Fn(goja.Undefined(), target, r.typeValue(typ), args[0])
 		return err
+	}
+	if r.emitFn == nil {
+		r.emitFn = r.exportFunc("apiEmit")
 	}
 	all := make([]goja.Value, 0, 2+len(args))
 	all = append(all, target, r.rt.ToValue(typ))

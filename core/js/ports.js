@@ -2,10 +2,12 @@
 // MessagePort, MessageChannel, BroadcastChannel and the web Worker. It runs once per realm, on first use; N holds
 // the realm's Go natives; the returned object is what Go (and the Node layer's worker_threads) calls back into.
 //
-// Only what every Node-style realm needs is made when this runs: the EventEmitter (process, parentPort) and
-// MessagePort. MessageChannel, BroadcastChannel, the web Worker and the worker-post helpers are made on their first
-// use, through lazy(name) (an idle worker would otherwise pay about a kilobyte per function it never calls); their
-// Go natives too (N.more(kind)).
+// Only what every Node-style realm needs is made when this runs: the EventEmitter and MessagePort classes (process,
+// parentPort) and the few helpers adding a listener and posting use. Everything else is made on first use: the
+// prototypes' methods, one at a time (method(name), installed by core/realm.go as lazy properties of goja's object
+// templates); removing listeners and dispatching events (dispatchers); MessageChannel, BroadcastChannel, the web
+// Worker, the worker-post helpers and Go's emit functions (lazy(name)); their Go natives too (N is lazy, N.more(kind)).
+// An idle worker would otherwise pay about a kilobyte per function it never calls.
 //
 // Events: every target keeps one ordered listener list per type. Emitter listeners (on, once, prependListener)
 // receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
@@ -62,66 +64,73 @@ function addEntry(t, type, entry, prepend) {
 	changed(t, type);
 }
 
-function removeEntry(t, type, entry) {
-	const list = listenersOf(t)[type];
-	if (list === undefined) return;
-	const i = list.indexOf(entry);
-	if (i < 0) return;
-	list.splice(i, 1);
-	if (list.length === 0) delete listenersOf(t)[type];
-	changed(t, type);
-}
-
-function makeEvent(type, data, target) {
-	if (data !== null && typeof data === 'object' && data[kEvent] === true) return data;
-	return {
-		type: type, data: data, target: target, currentTarget: target, srcElement: target,
-		origin: '', lastEventId: '', source: null, ports: [],
-		bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
-		eventPhase: 2, isTrusted: true, timeStamp: 0,
-		preventDefault: function () {}, stopPropagation: function () {},
-		stopImmediatePropagation: function () {},
-	};
-}
-
-function emit(t, type, args) {
-	const list = listenersOf(t)[type];
-	if (list === undefined || list.length === 0) {
-		if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
-			const e = args[0];
-			if (e instanceof Error) throw e;
-			const err = new Error('Unhandled error. (' + String(e) + ')');
-			err.context = e;
-			throw err;
-		}
-		return false;
+// dispatchers makes (once) what removes listeners and dispatches events: removeEntry, makeEvent and emit, kept in
+// made; a realm that only adds a listener for the messages Go delivers directly (kFast) never needs them.
+function dispatchers() {
+	function removeEntry(t, type, entry) {
+		const list = listenersOf(t)[type];
+		if (list === undefined) return;
+		const i = list.indexOf(entry);
+		if (i < 0) return;
+		list.splice(i, 1);
+		if (list.length === 0) delete listenersOf(t)[type];
+		changed(t, type);
 	}
-	if (list.length === 1) { // the common case, without copying the list
-		callListener(t, type, list[0], args, undefined);
+
+	function makeEvent(type, data, target) {
+		if (data !== null && typeof data === 'object' && data[kEvent] === true) return data;
+		return {
+			type: type, data: data, target: target, currentTarget: target, srcElement: target,
+			origin: '', lastEventId: '', source: null, ports: [],
+			bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
+			eventPhase: 2, isTrusted: true, timeStamp: 0,
+			preventDefault: function () {}, stopPropagation: function () {},
+			stopImmediatePropagation: function () {},
+		};
+	}
+
+	function emit(t, type, args) {
+		const list = listenersOf(t)[type];
+		if (list === undefined || list.length === 0) {
+			if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
+				const e = args[0];
+				if (e instanceof Error) throw e;
+				const err = new Error('Unhandled error. (' + String(e) + ')');
+				err.context = e;
+				throw err;
+			}
+			return false;
+		}
+		if (list.length === 1) { // the common case, without copying the list
+			callListener(t, type, list[0], args, undefined);
+			return true;
+		}
+		let ev;
+		const copy = list.slice();
+		for (let i = 0; i < copy.length; i++) {
+			ev = callListener(t, type, copy[i], args, ev);
+		}
 		return true;
 	}
-	let ev;
-	const copy = list.slice();
-	for (let i = 0; i < copy.length; i++) {
-		ev = callListener(t, type, copy[i], args, ev);
-	}
-	return true;
-}
 
-// callListener calls one listener entry; ev is the event object made for
-// the entries that take one (made once per emit), returned for the next.
-function callListener(t, type, l, args, ev) {
-	if (l.once) removeEntry(t, type, l);
-	if (l.event) {
-		if (ev === undefined) ev = makeEvent(type, args[0], t);
-		if (typeof l.fn === 'function') l.fn.call(t, ev);
-		else l.fn.handleEvent(ev);
-	} else if (args.length === 1) {
-		l.fn.call(t, args[0]);
-	} else {
-		l.fn.apply(t, args);
+	// callListener calls one listener entry; ev is the event object made for
+	// the entries that take one (made once per emit), returned for the next.
+	function callListener(t, type, l, args, ev) {
+		if (l.once) removeEntry(t, type, l);
+		if (l.event) {
+			if (ev === undefined) ev = makeEvent(type, args[0], t);
+			if (typeof l.fn === 'function') l.fn.call(t, ev);
+			else l.fn.handleEvent(ev);
+		} else if (args.length === 1) {
+			l.fn.call(t, args[0]);
+		} else {
+			l.fn.apply(t, args);
+		}
+		return ev;
 	}
-	return ev;
+	made.removeEntry = removeEntry;
+	made.makeEvent = makeEvent;
+	made.emit = emit;
 }
 
 // The prototypes' methods are made on first use, one at a time (core/realm.go installs them on EventEmitter.prototype
@@ -153,7 +162,8 @@ function method(name) {
 	case 'prependListener': return { prependListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, true); return this; } }.prependListener;
 	case 'once': return { once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; } }.once;
 	case 'prependOnceListener': return { prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; } }.prependOnceListener;
-	case 'removeListener': case 'off':
+	case 'removeListener': case 'off': {
+		const removeEntry = lazy('removeEntry');
 		if (made.removeListener === undefined) made.removeListener = {
 			removeListener(type, fn) {
 				const list = listenersOf(this)[type];
@@ -166,6 +176,7 @@ function method(name) {
 			},
 		}.removeListener;
 		return made.removeListener;
+	}
 	case 'removeAllListeners': return {
 		removeAllListeners(type) {
 			const m = listenersOf(this);
@@ -177,7 +188,10 @@ function method(name) {
 			return this;
 		},
 	}.removeAllListeners;
-	case 'emit': return { emit(type, ...args) { return emit(this, type, args); } }.emit;
+	case 'emit': {
+		const emit = lazy('emit');
+		return { emit(type, ...args) { return emit(this, type, args); } }.emit;
+	}
 	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : l.length; } }.listenerCount;
 	case 'listeners': return { listeners(type) { const l = listenersOf(this)[type]; return l === undefined ? [] : l.map(function (e) { return e.fn; }); } }.listeners;
 	case 'rawListeners': return { rawListeners(type) { return this.listeners(type); } }.rawListeners;
@@ -207,7 +221,8 @@ function method(name) {
 			},
 		}.addEventListener;
 		return made.addEventListener;
-	case 'removeEventListener':
+	case 'removeEventListener': {
+		const removeEntry = lazy('removeEntry');
 		if (made.removeEventListener === undefined) made.removeEventListener = {
 			removeEventListener(type, fn) {
 				type = String(type);
@@ -219,7 +234,9 @@ function method(name) {
 			},
 		}.removeEventListener;
 		return made.removeEventListener;
-	case 'dispatchEvent':
+	}
+	case 'dispatchEvent': {
+		const removeEntry = lazy('removeEntry');
 		if (made.dispatchEvent === undefined) made.dispatchEvent = {
 			dispatchEvent(ev) {
 				if (ev === null || typeof ev !== 'object') throw new TypeError('dispatchEvent: the event must be an object');
@@ -234,8 +251,9 @@ function method(name) {
 			},
 		}.dispatchEvent;
 		return made.dispatchEvent;
+	}
 	case 'onmessage': case 'onmessageerror': case 'onclose': case 'onerror': {
-		const type = name.slice(2);
+		const type = name.slice(2), removeEntry = lazy('removeEntry');
 		return {
 			get() { const h = this[kHandlers]; return (h && h[type] && h[type].fn) || null; },
 			set(fn) {
@@ -289,6 +307,30 @@ function lazy(name) {
 		return made.workerN;
 	}
 	switch (name) {
+	case 'removeEntry': case 'makeEvent': case 'emit':
+		dispatchers();
+		return made[name];
+	// apiEmit and apiEmit1 are Go's emit (Realm.Emit): emit1 is emit with one argument (every message event), and
+	// calls one plain listener without building an argument list.
+	case 'apiEmit': {
+		const emit = lazy('emit');
+		return (made.apiEmit = function (t, type, ...args) { return emit(t, type, args); });
+	}
+	case 'apiEmit1': {
+		const emit = lazy('emit');
+		return (made.apiEmit1 = function (t, type, a) {
+			const m = t[kListeners];
+			const list = m === undefined ? undefined : m[type];
+			if (list !== undefined && list.length === 1) {
+				const l = list[0];
+				if (!l.once && !l.event) {
+					l.fn.call(t, a);
+					return true;
+				}
+			}
+			return emit(t, type, [a]);
+		});
+	}
 	case 'MessageChannel': {
 		class MessageChannel {
 			constructor() {
@@ -343,7 +385,9 @@ function lazy(name) {
 	}
 	// errorEvent(message, filename, lineno, colno, error) makes the ErrorEvent a web Worker's uncaught error becomes
 	// in its parent.
-	case 'errorEvent': return (made.errorEvent = function errorEvent(message, filename, lineno, colno, error) {
+	case 'errorEvent': {
+		const makeEvent = lazy('makeEvent');
+		return (made.errorEvent = function errorEvent(message, filename, lineno, colno, error) {
 		const ev = makeEvent('error', null, null);
 		ev[kEvent] = true;
 		ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
@@ -351,6 +395,7 @@ function lazy(name) {
 		ev.preventDefault = function () { ev.defaultPrevented = true; };
 		return ev;
 	});
+	}
 	case 'workerPost': {
 		const W = workerNatives();
 		return (made.workerPost = function (w, value, transfer) { W.workerPost(w, value, transferArg(transfer)); });
@@ -372,21 +417,6 @@ function lazy(name) {
 
 return {
 	fastKey: kFast,
-	emit: function (t, type, ...args) { return emit(t, type, args); },
-	// emit1 is emit with one argument (every message event): one plain
-	// listener is called without building an argument list.
-	emit1: function (t, type, a) {
-		const m = t[kListeners];
-		const list = m === undefined ? undefined : m[type];
-		if (list !== undefined && list.length === 1) {
-			const l = list[0];
-			if (!l.once && !l.event) {
-				l.fn.call(t, a);
-				return true;
-			}
-		}
-		return emit(t, type, [a]);
-	},
 	newPort: function () { return new MessagePort(kCreate); },
 	transferArg: transferArg,
 	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost,

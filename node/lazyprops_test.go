@@ -88,12 +88,36 @@ x constructor,on,prependListener,once,prependOnceListener,removeListener,removeA
 Symbol(kChanged),Symbol(Symbol.toStringTag)
 `
 
+// lazyEdgeSrc clones, serializes, freezes and reads every descriptor of the lazy prototypes; wantLazyEdge is what
+// the eager tree printed.
+const lazyEdgeSrc = `const { MessagePort } = require('worker_threads');
+const EE = Object.getPrototypeOf(MessagePort.prototype).constructor;
+let r = [];
+try { r.push(JSON.stringify(structuredClone(MessagePort.prototype))); } catch (e) { r.push(e.name); }
+try { r.push(JSON.stringify(structuredClone(EE.prototype))); } catch (e) { r.push(e.name); }
+r.push(JSON.stringify(EE.prototype), Object.prototype.toString.call(EE.prototype), Object.isExtensible(EE.prototype));
+Object.freeze(EE.prototype); r.push(Object.isFrozen(EE.prototype), typeof EE.prototype.on);
+r.push(JSON.stringify(Object.entries(Object.getOwnPropertyDescriptors(MessagePort.prototype)).map(([k, d]) => k + (d.get ? 'G' : '') + (d.enumerable ? 'E' : ''))));
+console.log(r.join('\n'));
+`
+
+const wantLazyEdge = `{"onmessage":null,"onmessageerror":null,"onclose":null}
+{}
+{}
+[object Object]
+true
+true
+function
+["constructor","postMessage","start","close","ref","unref","hasRef","addEventListener","removeEventListener","dispatchEvent","onmessageGE","onmessageerrorGE","oncloseGE"]
+`
+
 // TestLazyPrototypes_AsBefore: the methods ports.js makes on first touch look and behave as the class methods they
 // replace did, in the main program and in a worker, whatever touches them first.
 func TestLazyPrototypes_AsBefore(t *testing.T) {
 	for _, c := range []struct{ name, src, want string }{
 		{"names", lazyProtoSrc, wantLazyProto},
 		{"touches", lazyTouchSrc, wantLazyTouch},
+		{"edges", lazyEdgeSrc, wantLazyEdge},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if code, out, errOut := runProgram(t, c.src); code != 0 || out != c.want || errOut != "" {

@@ -5,7 +5,9 @@ import (
 	"errors"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // The event types a worker dispatches.
@@ -74,20 +76,52 @@ func (w *Worker) installEvents(g *goja.Object) error {
 		}
 		return goja.Undefined()
 	})
-	for i, typ := range [...]string{evMessage, evMessageError} {
-		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-			if h := w.handlers[i]; h != nil {
-				return h.value
-			}
-			return goja.Null()
-		})
-		set := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-			w.setHandler(i, typ, call.Argument(0))
-			return goja.Undefined()
-		})
-		g.DefineAccessorProperty("on"+typ, get, set, goja.FLAG_TRUE, goja.FLAG_TRUE)
+	workerKey.Set(rt, w)
+	if gojainternal.DefineLazy(g, handlerProps, "on"+evMessage, "on"+evMessageError) {
+		return nil
+	}
+	for i := range handlerTypes {
+		if err := w.handlerProp(i).Define(g, "on"+handlerTypes[i]); err != nil {
+			return err
+		}
 	}
 	return nil
+}
+
+// handlerTypes are the event types of the worker's global on<type> handler properties, by handler index.
+var handlerTypes = [...]string{evMessage, evMessageError}
+
+// workerKey finds the worker of a realm from its runtime (for handlerProps).
+var workerKey = realmdata.NewKey[*Worker]("core.worker")
+
+// handlerProps makes the global onmessage and onmessageerror accessors on first touch.
+var handlerProps = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	w, _ := workerKey.Get(rt)
+	if w == nil {
+		panic(rt.NewTypeError("jsworker: the worker of this realm is gone"))
+	}
+	for i, typ := range handlerTypes {
+		if name == "on"+typ {
+			return w.handlerProp(i)
+		}
+	}
+	panic(rt.NewTypeError("jsworker: no handler property %s", name))
+})
+
+// handlerProp is the enumerable, configurable accessor of the global handler property of handlerTypes[i].
+func (w *Worker) handlerProp(i int) gojainternal.Prop {
+	rt, typ := w.rt, handlerTypes[i]
+	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+		if h := w.handlers[i]; h != nil {
+			return h.value
+		}
+		return goja.Null()
+	})
+	set := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+		w.setHandler(i, typ, call.Argument(0))
+		return goja.Undefined()
+	})
+	return gojainternal.Prop{Accessor: true, Getter: get, Setter: set, Enumerable: true, Configurable: true}
 }
 
 func isListener(v goja.Value) bool {

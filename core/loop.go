@@ -1,6 +1,7 @@
 package core
 
 import (
+	"errors"
 	"time"
 
 	"github.com/dop251/goja"
@@ -172,6 +173,15 @@ func (w *Worker) runTask(fn func() error) {
 func (w *Worker) guard(fn func() error) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
+			// Termination (or a time limit, or a stack overflow) that reached Go code asking goja for a property
+			// JavaScript makes (a lazy property: gojainternal.DefineLazy) arrives as a panic instead of a returned
+			// error: the same.
+			var ie *goja.InterruptedError
+			var so *goja.StackOverflowError
+			if e, ok := r.(error); ok && (errors.As(e, &ie) || errors.As(e, &so)) {
+				err = e
+				return
+			}
 			err = nil
 			w.fatal = w.internalError(r)
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/internal/realmdata"
 )
@@ -34,8 +35,9 @@ type Realm struct {
 
 	api                                           *goja.Object // ports.js's result, made on first use
 	emitFn, emit1Fn, newPortFn, errorEvFn, lazyFn goja.Callable
-	messageType                                   goja.Value   // "message", made once
-	fastKey                                       *goja.Symbol // where a target keeps its only plain 'message' listener
+	methodFn                                      goja.Callable // ports.js's method(name): the prototypes' lazy methods
+	messageType                                   goja.Value    // "message", made once
+	fastKey                                       *goja.Symbol  // where a target keeps its only plain 'message' listener
 
 	ports    map[*goja.Object]PortBackend // the realm's MessagePort objects (port.go)
 	children map[*goja.Object]*Child      // live workers this realm created (child.go)
@@ -149,10 +151,66 @@ func (r *Realm) API() *goja.Object {
 		}
 		return f
 	}
-	r.emitFn, r.emit1Fn, r.newPortFn, r.lazyFn = fn("emit"), fn("emit1"), fn("newPort"), fn("lazy")
+	r.newPortFn, r.lazyFn, r.methodFn = fn("newPort"), fn("lazy"), fn("method")
 	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
 	r.api = api
+	for _, c := range [...]struct {
+		class string
+		names []string
+	}{{"EventEmitter", emitterMethods}, {"MessagePort", portMethods}} {
+		proto := api.Get(c.class).(*goja.Object).Get("prototype").(*goja.Object)
+		if gojainternal.DefineLazy(proto, protoMethods, c.names...) {
+			continue
+		}
+		for _, name := range c.names { // without lazy properties: all of them now, the same properties
+			if err := r.makeMethod(name).Define(proto, name); err != nil {
+				panic(err)
+			}
+		}
+	}
 	return api
+}
+
+// emitterMethods and portMethods are the properties ports.js's method(name) makes for EventEmitter.prototype and
+// MessagePort.prototype, in the order a class would have defined them.
+var (
+	emitterMethods = []string{"on", "prependListener", "once", "prependOnceListener", "removeListener",
+		"removeAllListeners", "emit", "listenerCount", "listeners", "rawListeners", "eventNames", "setMaxListeners",
+		"getMaxListeners", "addListener", "off"}
+	portMethods = []string{"postMessage", "start", "close", "ref", "unref", "hasRef", "addEventListener",
+		"removeEventListener", "dispatchEvent", "onmessage", "onmessageerror", "onclose"}
+)
+
+// protoMethods makes the prototypes' methods on first touch: a method is writable, configurable and not
+// enumerable, as a class's; an on<type> handler an enumerable, configurable accessor.
+var protoMethods = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	r := realmOf(rt)
+	if r == nil || r.methodFn == nil {
+		panic(rt.NewTypeError("jsworker: the realm's ports are gone"))
+	}
+	return r.makeMethod(name)
+})
+
+// makeMethod calls ports.js's method(name) and says what property it makes.
+func (r *Realm) makeMethod(name string) gojainternal.Prop {
+	v, err := r.methodFn(goja.Undefined(), r.rt.ToValue(name))
+	if err != nil {
+		panic(err) // goja's own error (an exception, or termination): rethrown as it is, to the access that made it
+	}
+	if _, ok := goja.AssertFunction(v); ok {
+		return gojainternal.Prop{Value: v, Writable: true, Configurable: true}
+	}
+	d := v.ToObject(r.rt)
+	return gojainternal.Prop{Accessor: true, Getter: d.Get("get"), Setter: d.Get("set"), Enumerable: true, Configurable: true}
+}
+
+// exportFunc returns the function Export(name) returns.
+func (r *Realm) exportFunc(name string) goja.Callable {
+	f, ok := goja.AssertFunction(r.Export(name))
+	if !ok {
+		panic("jsworker: ports.js function " + name + " missing")
+	}
+	return f
 }
 
 // Export returns the ports.js export name (see API), making it on first use if it is one of the lazy ones.
@@ -168,26 +226,48 @@ func (r *Realm) Export(name string) goja.Value {
 }
 
 // natives returns the Go functions ports.js calls (its N): the MessagePort natives, and more(kind), which makes
-// the BroadcastChannel ("broadcast") or Worker ("worker") natives when ports.js first needs them.
+// the BroadcastChannel ("broadcast") or Worker ("worker") natives when ports.js first needs them. Each is made when
+// ports.js first calls it (jsutil.LazyFuncs).
 func (r *Realm) natives() *goja.Object {
-	group := func(install func(def func(string, int, func(goja.FunctionCall) goja.Value))) *goja.Object {
-		n := r.rt.NewObject()
-		install(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-			jsutil.DefineFunc(r.rt, n, name, length, fn)
-		})
-		return n
-	}
-	n := group(r.portNatives)
-	jsutil.DefineFunc(r.rt, n, "more", 1, func(c goja.FunctionCall) goja.Value {
-		switch c.Argument(0).String() {
-		case "broadcast":
-			return group(r.broadcastNatives)
-		case "worker":
-			return group(r.workerNatives)
-		}
-		panic(r.rt.NewTypeError("jsworker: no natives named %s", c.Argument(0).String()))
-	})
+	n := r.rt.NewObject()
+	portFuncs.Define(r.rt, n)
 	return n
+}
+
+// portFuncs, broadcastFuncs and workerFuncs are the groups of natives (see natives); made by init, as they refer
+// to the code that calls them.
+var portFuncs, broadcastFuncs, workerFuncs *jsutil.LazyFuncs
+
+func init() {
+	portFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+		r := realmOf(rt)
+		if r == nil {
+			return
+		}
+		r.portNatives(def)
+		def("more", 1, func(c goja.FunctionCall) goja.Value {
+			n := rt.NewObject()
+			switch c.Argument(0).String() {
+			case "broadcast":
+				broadcastFuncs.Define(rt, n)
+			case "worker":
+				workerFuncs.Define(rt, n)
+			default:
+				panic(rt.NewTypeError("jsworker: no natives named %s", c.Argument(0).String()))
+			}
+			return n
+		})
+	})
+	broadcastFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+		if r := realmOf(rt); r != nil {
+			r.broadcastNatives(def)
+		}
+	})
+	workerFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+		if r := realmOf(rt); r != nil {
+			r.workerNatives(def)
+		}
+	})
 }
 
 // Emit calls target.emit(typ, args...) the ports.js way and returns what a listener threw.
@@ -200,8 +280,14 @@ func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error 
 				return err
 			}
 		}
+		if r.emit1Fn == nil {
+			r.emit1Fn = r.exportFunc("apiEmit1")
+		}
 		_, err := r.emit1Fn(goja.Undefined(), target, r.typeValue(typ), args[0])
 		return err
+	}
+	if r.emitFn == nil {
+		r.emitFn = r.exportFunc("apiEmit")
 	}
 	all := make([]goja.Value, 0, 2+len(args))
 	all = append(all, target, r.rt.ToValue(typ))

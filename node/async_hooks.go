@@ -51,10 +51,14 @@ func (t asyncTracker) Exited() { t.n.asyncCtx = nil }
 // asyncContextNatives returns the object with get and set of the realm's async context, which async_hooks.js,
 // timers.js and process.js share.
 func (n *nodeState) asyncContextNatives(rt *goja.Runtime) *goja.Object {
+	if n.ctxNatives != nil { // one object for every library source that takes it (they only call its functions)
+		return n.ctxNatives
+	}
 	o := rt.NewObject()
 	asyncHooksNatives(n, func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
 		jsutil.DefineFunc(rt, o, name, length, fn)
 	})
+	n.ctxNatives = o
 	return o
 }
 

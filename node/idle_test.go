@@ -14,7 +14,7 @@ import (
 // TestIdleWorkers_Budget. It guards against regressions; bench/node/idle_many.js measures the resident figure
 // (docs/benchmarks.md, issue 17). Measured 2026-12-01: 396 KiB before the lazy process, console and worker APIs, 323 KiB after;
 // 251 KiB with the lazy allocation guard and the Function constructors guarded in place (budget: that + 10 %).
-const idleBudgetKiB = 276
+const idleBudgetKiB = 150
 
 // TestIdleWorkers_Budget starts n Node-style workers that each answer one message, as bench/node/idle_many.js
 // does, and measures the live Go heap they hold while idle (after a collection, from inside the program so that

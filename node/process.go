@@ -33,9 +33,7 @@ var ticksSource = jsutil.NewSource("node:internal/ticks", ticksJS)
 // queue and the loop's wrapped callbacks (RunCallback) work the same whether or not process was ever made.
 func (n *nodeState) installTicks(rt *goja.Runtime) error {
 	natives := rt.NewObject()
-	n.tickNatives(func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-		jsutil.DefineFunc(rt, natives, name, length, fn)
-	})
+	tickFuncs.Define(rt, natives)
 	_ = natives.Set("bind", n.bind)
 	_ = natives.Set("queueMicrotask", n.queueMicrotask)
 	v, err := ticksSource.Call(rt, natives)
@@ -45,6 +43,13 @@ func (n *nodeState) installTicks(rt *goja.Runtime) error {
 	n.nextTick = v
 	return nil
 }
+
+// tickFuncs are the tick queue's natives, each made when ticks.js first calls it.
+var tickFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+	if n, _ := stateKey.Get(rt); n != nil {
+		n.tickNatives(def)
+	}
+})
 
 // installProcessGlobal defines globalThis.process as Node does: an accessor (not enumerable, configurable) whose
 // setter replaces what the getter returns. The process object is made on the first read (proc), so a worker that

@@ -6,7 +6,9 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 //go:embed lib/worker_threads.js
@@ -79,8 +81,42 @@ func (n *nodeState) threadsModule() *goja.Object {
 	if err != nil {
 		panic(err)
 	}
-	n.threads = m.(*goja.Object)
+	mo := m.(*goja.Object)
+	if !gojainternal.DefineLazy(mo, threadsExports, lazyExports...) {
+		for _, name := range lazyExports { // without lazy properties: all of them now
+			if err := n.exportProp(name).Define(mo, name); err != nil {
+				panic(err)
+			}
+		}
+	}
+	n.threads = mo
 	return n.threads
+}
+
+// lazyExports are the worker_threads exports made on first touch, after the realm's facts, in Node's order.
+var lazyExports = []string{"Worker", "MessageChannel", "MessagePort", "BroadcastChannel", "receiveMessageOnPort",
+	"markAsUntransferable", "isMarkedAsUntransferable", "moveMessagePortToContext", "setEnvironmentData",
+	"getEnvironmentData"}
+
+// stateKey finds a realm's Node state from its runtime (set by install), for what is made on first touch.
+var stateKey = realmdata.NewKey[*nodeState]("node.state")
+
+// threadsExports makes a lazy export of a realm's worker_threads (worker_threads.js's exportOf).
+var threadsExports = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	n, _ := stateKey.Get(rt)
+	if n == nil {
+		panic(rt.NewTypeError("jsworker: worker_threads is gone from this realm"))
+	}
+	return n.exportProp(name)
+})
+
+// exportProp makes the export name as worker_threads.js's exportOf does.
+func (n *nodeState) exportProp(name string) gojainternal.Prop {
+	v, err := n.call("exportOf", n.r.Runtime().ToValue(name))
+	if err != nil {
+		panic(err) // goja's own error (an exception, or termination): rethrown as it is, to the access that made it
+	}
+	return gojainternal.Prop{Value: v, Writable: true, Enumerable: true, Configurable: true}
 }
 
 // A parentPort is a Node-style worker's port to its parent: its messages travel through the worker's own inbox

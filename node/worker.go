@@ -32,6 +32,8 @@ type nodeState struct {
 	w *core.Worker
 	r *core.Realm
 
+	ctxNatives *goja.Object // asyncContextNatives, made once
+
 	main     bool        // the main program: no parent
 	link     *threadLink // shared with the parent; nil for the main program
 	filename string      // process.argv[1], __filename
@@ -106,6 +108,7 @@ func (n *nodeState) Setup(w *core.Worker, rt *goja.Runtime) error {
 }
 
 func (n *nodeState) install(rt *goja.Runtime) error {
+	stateKey.Set(rt, n)
 	g := rt.GlobalObject()
 	_ = g.Set("global", g)
 	setRef := rt.ToValue(func(c goja.FunctionCall) goja.Value {

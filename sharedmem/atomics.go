@@ -10,6 +10,34 @@ import (
 
 // The Atomics namespace object.
 func (r *realm) installAtomics() {
+	if gojainternal.DefineLazy(r.rt.GlobalObject(), lazyGlobals, "Atomics") {
+		return
+	}
+	r.rt.GlobalObject().DefineDataProperty("Atomics", r.makeAtomics(), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// lazyGlobals makes SharedArrayBuffer and Atomics when a script first touches them: ordinary data properties
+// (writable, configurable, not enumerable), as the standard constructors and namespaces are.
+var lazyGlobals = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	r := realmOf(rt)
+	if r == nil { // uninstalled: the globals stay, as they would have been made at Install
+		panic(rt.NewTypeError("sharedmem: %s is no longer available in this realm", name))
+	}
+	var v goja.Value
+	switch name {
+	case "SharedArrayBuffer":
+		if err := r.makeSharedArrayBuffer(); err != nil {
+			panic(rt.NewGoError(err))
+		}
+		v = r.ctor
+	case "Atomics":
+		v = r.makeAtomics()
+	}
+	return gojainternal.Prop{Value: v, Writable: true, Configurable: true}
+})
+
+// makeAtomics makes the realm's Atomics namespace.
+func (r *realm) makeAtomics() *goja.Object {
 	rt := r.rt
 	a := rt.NewObject()
 	rmw := func(name string, op rmwOp) {
@@ -30,7 +58,7 @@ func (r *realm) installAtomics() {
 	r.defineFunc(a, "waitAsync", 4, r.waitAsync)
 	rmw("xor", opXor)
 	a.DefineDataPropertySymbol(goja.SymToStringTag, rt.ToValue("Atomics"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	rt.GlobalObject().DefineDataProperty("Atomics", a, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return a
 }
 
 // view is a validated integer typed array.

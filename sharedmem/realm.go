@@ -169,6 +169,7 @@ func Uninstall(rt *goja.Runtime) {
 	if r == nil {
 		return
 	}
+	gojainternal.Settle(rt, rt.GlobalObject(), "SharedArrayBuffer", "Atomics") // the globals stay (lazyGlobals)
 	r.purge()
 	realmKey.Delete(rt)
 }
@@ -198,8 +199,9 @@ func Wrap(rt *goja.Runtime, b *Block) (*goja.Object, error) {
 	if r == nil {
 		return nil, ErrNotInstalled
 	}
+	proto := r.sabProto()
 	b.Retain()
-	return r.wrap(b, r.proto), nil
+	return r.wrap(b, proto), nil
 }
 
 // wrap makes a wrapper over b that owns one reference to b (the caller's).

@@ -2,6 +2,7 @@ package sharedmem
 
 import (
 	"errors"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"math"
 	"sync"
 
@@ -24,7 +25,33 @@ var sabClass = sync.OnceValues(func() (*goja.Program, error) {
 })`, true)
 })
 
+// installSharedArrayBuffer defines globalThis.SharedArrayBuffer: made on first touch where goja's object templates
+// allow it (gojainternal.DefineLazy: an ordinary data property from the start), else now.
 func (r *realm) installSharedArrayBuffer() error {
+	if gojainternal.DefineLazy(r.rt.GlobalObject(), lazyGlobals, "SharedArrayBuffer") {
+		return nil
+	}
+	if err := r.makeSharedArrayBuffer(); err != nil {
+		return err
+	}
+	return r.rt.GlobalObject().DefineDataProperty("SharedArrayBuffer", r.ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// sabProto returns %SharedArrayBuffer.prototype%, making the constructor first if no script has touched it yet.
+func (r *realm) sabProto() *goja.Object {
+	if r.proto == nil {
+		if err := r.makeSharedArrayBuffer(); err != nil {
+			panic(r.rt.NewGoError(err))
+		}
+	}
+	return r.proto
+}
+
+// makeSharedArrayBuffer makes the realm's %SharedArrayBuffer% and its prototype (once).
+func (r *realm) makeSharedArrayBuffer() error {
+	if r.ctor != nil {
+		return nil
+	}
 	prog, err := sabClass()
 	if err != nil {
 		return err
@@ -39,11 +66,12 @@ func (r *realm) installSharedArrayBuffer() error {
 	if err != nil {
 		return err
 	}
-	r.ctor = cv.(*goja.Object)
-	r.proto = r.ctor.Get("prototype").(*goja.Object)
-	if err := r.proto.SetPrototype(rt.NewObject().Prototype()); err != nil { // %Object.prototype%
+	ctor := cv.(*goja.Object)
+	proto := ctor.Get("prototype").(*goja.Object)
+	if err := proto.SetPrototype(rt.NewObject().Prototype()); err != nil { // %Object.prototype%
 		return err
 	}
+	r.ctor, r.proto = ctor, proto
 	species := r.newFunc("get [Symbol.species]", 0, func(call goja.FunctionCall) goja.Value { return call.This })
 	r.ctor.DefineAccessorPropertySymbol(goja.SymSpecies, species, nil, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	getter := func(name string, fn func(goja.FunctionCall) goja.Value) {
@@ -65,7 +93,7 @@ func (r *realm) installSharedArrayBuffer() error {
 	r.defineFunc(r.proto, "grow", 1, r.grow)
 	r.defineFunc(r.proto, "slice", 2, r.slice)
 	r.proto.DefineDataPropertySymbol(goja.SymToStringTag, rt.ToValue("SharedArrayBuffer"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	return rt.GlobalObject().DefineDataProperty("SharedArrayBuffer", r.ctor, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return nil
 }
 
 // construct is SharedArrayBuffer(length [, options]) once `new` was checked:

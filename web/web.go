@@ -35,22 +35,30 @@ func Install(rt *goja.Runtime, c Config) error {
 		return err
 	}
 
-	perf := rt.NewObject()
-	_ = perf.Set("timeOrigin", float64(c.TimeOrigin.UnixNano())/1e6)
-	jsutil.DefineFunc(rt, perf, "now", 0, func(goja.FunctionCall) goja.Value {
-		return rt.ToValue(float64(time.Since(c.TimeOrigin).Nanoseconds()) / 1e6)
-	})
-	_ = g.Set("performance", perf)
-
-	report := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		c.Report(call.Argument(0))
-		return goja.Undefined()
-	})
-	qm, err := microtaskSource.Call(rt, report)
-	if err != nil {
+	// performance and queueMicrotask are made when a script first touches them (jsutil.DefineLazyValue).
+	if err := jsutil.DefineLazyValue(rt, "performance", true, func() goja.Value {
+		perf := rt.NewObject()
+		_ = perf.Set("timeOrigin", float64(c.TimeOrigin.UnixNano())/1e6)
+		jsutil.DefineFunc(rt, perf, "now", 0, func(goja.FunctionCall) goja.Value {
+			return rt.ToValue(float64(time.Since(c.TimeOrigin).Nanoseconds()) / 1e6)
+		})
+		return perf
+	}); err != nil {
 		return err
 	}
-	_ = g.Set("queueMicrotask", qm)
+	if err := jsutil.DefineLazyValue(rt, "queueMicrotask", true, func() goja.Value {
+		report := rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			c.Report(call.Argument(0))
+			return goja.Undefined()
+		})
+		qm, err := microtaskSource.Call(rt, report) // the library's own source: it only makes the function
+		if err != nil {
+			panic(err)
+		}
+		return qm
+	}); err != nil {
+		return err
+	}
 	if err := sharedmem.Install(rt, c.Shared); err != nil {
 		return err
 	}

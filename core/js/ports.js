@@ -2,10 +2,12 @@
 // MessagePort, MessageChannel, BroadcastChannel and the web Worker. It runs once per realm, on first use; N holds
 // the realm's Go natives; the returned object is what Go (and the Node layer's worker_threads) calls back into.
 //
-// Only what every Node-style realm needs is made when this runs: the EventEmitter (process, parentPort) and
-// MessagePort. MessageChannel, BroadcastChannel, the web Worker and the worker-post helpers are made on their first
-// use, through lazy(name) (an idle worker would otherwise pay about a kilobyte per function it never calls); their
-// Go natives too (N.more(kind)).
+// Only what every Node-style realm needs is made when this runs: the EventEmitter and MessagePort classes (process,
+// parentPort) and the few helpers adding a listener and posting use. Everything else is made on first use: the
+// prototypes' methods, one at a time (method(name), installed by core/realm.go as lazy properties of goja's object
+// templates); removing listeners and dispatching events (dispatchers); MessageChannel, BroadcastChannel, the web
+// Worker, the worker-post helpers and Go's emit functions (lazy(name)); their Go natives too (N is lazy, N.more(kind)).
+// An idle worker would otherwise pay about a kilobyte per function it never calls.
 //
 // Events: every target keeps one ordered listener list per type. Emitter listeners (on, once, prependListener)
 // receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
@@ -23,10 +25,12 @@ const kFast = Symbol('kFast');
 const kEvent = Symbol('kEvent');
 const defineProperty = Object.defineProperty;
 
+// listenersOf returns t's listener lists by event type: an object without a prototype, as Node keeps them
+// (event names are property keys: '1' and 1 are one type, and eventNames lists them in property order).
 function listenersOf(t) {
 	let m = t[kListeners];
 	if (m === undefined) {
-		m = new Map();
+		m = { __proto__: null };
 		defineProperty(t, kListeners, { value: m });
 	}
 	return m;
@@ -41,7 +45,7 @@ function checkListener(fn) {
 
 function changed(t, type) {
 	if (type === 'message') {
-		const list = listenersOf(t).get('message');
+		const list = listenersOf(t).message;
 		const l = list !== undefined && list.length === 1 ? list[0] : undefined;
 		defineProperty(t, kFast, { value: l !== undefined && !l.once && !l.event ? l.fn : undefined, writable: true, configurable: true });
 	}
@@ -51,157 +55,206 @@ function changed(t, type) {
 
 function addEntry(t, type, entry, prepend) {
 	const m = listenersOf(t);
-	let list = m.get(type);
+	let list = m[type];
 	if (list === undefined) {
 		list = [];
-		m.set(type, list);
+		m[type] = list;
 	}
 	if (prepend) list.unshift(entry); else list.push(entry);
 	changed(t, type);
 }
 
-function removeEntry(t, type, entry) {
-	const list = listenersOf(t).get(type);
-	if (list === undefined) return;
-	const i = list.indexOf(entry);
-	if (i < 0) return;
-	list.splice(i, 1);
-	if (list.length === 0) listenersOf(t).delete(type);
-	changed(t, type);
-}
-
-function makeEvent(type, data, target) {
-	if (data !== null && typeof data === 'object' && data[kEvent] === true) return data;
-	return {
-		type: type, data: data, target: target, currentTarget: target, srcElement: target,
-		origin: '', lastEventId: '', source: null, ports: [],
-		bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
-		eventPhase: 2, isTrusted: true, timeStamp: 0,
-		preventDefault: function () {}, stopPropagation: function () {},
-		stopImmediatePropagation: function () {},
-	};
-}
-
-function emit(t, type, args) {
-	const list = listenersOf(t).get(type);
-	if (list === undefined || list.length === 0) {
-		if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
-			const e = args[0];
-			if (e instanceof Error) throw e;
-			const err = new Error('Unhandled error. (' + String(e) + ')');
-			err.context = e;
-			throw err;
-		}
-		return false;
-	}
-	if (list.length === 1) { // the common case, without copying the list
-		callListener(t, type, list[0], args, undefined);
-		return true;
-	}
-	let ev;
-	const copy = list.slice();
-	for (let i = 0; i < copy.length; i++) {
-		ev = callListener(t, type, copy[i], args, ev);
-	}
-	return true;
-}
-
-// callListener calls one listener entry; ev is the event object made for
-// the entries that take one (made once per emit), returned for the next.
-function callListener(t, type, l, args, ev) {
-	if (l.once) removeEntry(t, type, l);
-	if (l.event) {
-		if (ev === undefined) ev = makeEvent(type, args[0], t);
-		if (typeof l.fn === 'function') l.fn.call(t, ev);
-		else l.fn.handleEvent(ev);
-	} else if (args.length === 1) {
-		l.fn.call(t, args[0]);
-	} else {
-		l.fn.apply(t, args);
-	}
-	return ev;
-}
-
-class EventEmitter {
-	on(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, false); return this; }
-	prependListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, true); return this; }
-	once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; }
-	prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; }
-	removeListener(type, fn) {
-		const list = listenersOf(this).get(type);
-		if (list !== undefined) {
-			for (let i = list.length - 1; i >= 0; i--) {
-				if (list[i].fn === fn && !list[i].event) { removeEntry(this, type, list[i]); break; }
-			}
-		}
-		return this;
-	}
-	removeAllListeners(type) {
-		const m = listenersOf(this);
-		const types = type === undefined ? Array.from(m.keys()) : [type];
-		for (const t of types) {
-			m.delete(t);
-			changed(this, t);
-		}
-		return this;
-	}
-	emit(type, ...args) { return emit(this, type, args); }
-	listenerCount(type) { const l = listenersOf(this).get(type); return l === undefined ? 0 : l.length; }
-	listeners(type) { const l = listenersOf(this).get(type); return l === undefined ? [] : l.map(function (e) { return e.fn; }); }
-	rawListeners(type) { return this.listeners(type); }
-	eventNames() { return Array.from(listenersOf(this).keys()); }
-	setMaxListeners() { return this; }
-	getMaxListeners() { return 10; }
-}
-// As in Node, addListener is on and off is removeListener: the same functions (one function object fewer each).
-defineProperty(EventEmitter.prototype, 'addListener', { value: EventEmitter.prototype.on, writable: true, configurable: true });
-defineProperty(EventEmitter.prototype, 'off', { value: EventEmitter.prototype.removeListener, writable: true, configurable: true });
-
-// The DOM side: addEventListener, removeEventListener, dispatchEvent, and
-// on<type> handler properties.
-const eventTarget = {
-	addEventListener(type, fn, options) {
-		if (fn === null || fn === undefined) return;
-		if (typeof fn !== 'function' && typeof fn !== 'object') {
-			throw new TypeError('addEventListener: the listener must be a function or an object with handleEvent');
-		}
-		type = String(type);
-		const list = listenersOf(this).get(type);
-		if (list !== undefined && list.some(function (e) { return e.event && !e.handler && e.fn === fn; })) return;
-		const once = options !== null && typeof options === 'object' && !!options.once;
-		addEntry(this, type, { fn: fn, once: once, event: true }, false);
-	},
-	removeEventListener(type, fn) {
-		type = String(type);
-		const list = listenersOf(this).get(type);
+// dispatchers makes (once) what removes listeners and dispatches events: removeEntry, makeEvent and emit, kept in
+// made; a realm that only adds a listener for the messages Go delivers directly (kFast) never needs them.
+function dispatchers() {
+	function removeEntry(t, type, entry) {
+		const list = listenersOf(t)[type];
 		if (list === undefined) return;
-		for (const e of list) {
-			if (e.event && !e.handler && e.fn === fn) { removeEntry(this, type, e); return; }
+		const i = list.indexOf(entry);
+		if (i < 0) return;
+		list.splice(i, 1);
+		if (list.length === 0) delete listenersOf(t)[type];
+		changed(t, type);
+	}
+
+	function makeEvent(type, data, target) {
+		if (data !== null && typeof data === 'object' && data[kEvent] === true) return data;
+		return {
+			type: type, data: data, target: target, currentTarget: target, srcElement: target,
+			origin: '', lastEventId: '', source: null, ports: [],
+			bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
+			eventPhase: 2, isTrusted: true, timeStamp: 0,
+			preventDefault: function () {}, stopPropagation: function () {},
+			stopImmediatePropagation: function () {},
+		};
+	}
+
+	function emit(t, type, args) {
+		const list = listenersOf(t)[type];
+		if (list === undefined || list.length === 0) {
+			if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
+				const e = args[0];
+				if (e instanceof Error) throw e;
+				const err = new Error('Unhandled error. (' + String(e) + ')');
+				err.context = e;
+				throw err;
+			}
+			return false;
 		}
-	},
-	dispatchEvent(ev) {
-		if (ev === null || typeof ev !== 'object') throw new TypeError('dispatchEvent: the event must be an object');
-		const list = listenersOf(this).get(String(ev.type));
-		if (list === undefined) return true;
-		for (const l of list.slice()) {
-			if (!l.event) continue;
-			if (l.once) removeEntry(this, String(ev.type), l);
-			if (typeof l.fn === 'function') l.fn.call(this, ev); else l.fn.handleEvent(ev);
+		if (list.length === 1) { // the common case, without copying the list
+			callListener(t, type, list[0], args, undefined);
+			return true;
+		}
+		let ev;
+		const copy = list.slice();
+		for (let i = 0; i < copy.length; i++) {
+			ev = callListener(t, type, copy[i], args, ev);
 		}
 		return true;
-	},
-};
-
-function mixin(cls, methods) {
-	for (const k of Object.keys(methods)) {
-		defineProperty(cls.prototype, k, { value: methods[k], writable: true, configurable: true });
 	}
+
+	// callListener calls one listener entry; ev is the event object made for
+	// the entries that take one (made once per emit), returned for the next.
+	function callListener(t, type, l, args, ev) {
+		if (l.once) removeEntry(t, type, l);
+		if (l.event) {
+			if (ev === undefined) ev = makeEvent(type, args[0], t);
+			if (typeof l.fn === 'function') l.fn.call(t, ev);
+			else l.fn.handleEvent(ev);
+		} else if (args.length === 1) {
+			l.fn.call(t, args[0]);
+		} else {
+			l.fn.apply(t, args);
+		}
+		return ev;
+	}
+	made.removeEntry = removeEntry;
+	made.makeEvent = makeEvent;
+	made.emit = emit;
 }
 
-function handlerProps(cls, types, onSet) {
-	for (const type of types) {
-		defineProperty(cls.prototype, 'on' + type, {
-			configurable: true, enumerable: true,
+// The prototypes' methods are made on first use, one at a time (core/realm.go installs them on EventEmitter.prototype
+// and MessagePort.prototype as lazy properties of goja's object templates): method(name) makes the one asked for.
+// Method shorthand keeps them what class methods are (named, not constructible, no prototype); the source text of
+// each is the same as a class method's. addListener is on and off is removeListener, as in Node; the event-target
+// methods are shared by every class that has them (made once, kept in made).
+class EventEmitter {}
+
+class MessagePort extends EventEmitter {
+	constructor(key) {
+		super();
+		if (key !== kCreate) throw new TypeError('Illegal constructor');
+	}
+	[kChanged](type) { if (type === 'message') N.portListen(this, this.listenerCount('message') > 0); }
+}
+defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
+
+// The parts made on first use (lazy, method). made holds what has been made.
+const made = { __proto__: null };
+
+// method makes the prototype method (a function) or handler property ({ get, set }) name.
+function method(name) {
+	switch (name) {
+	// EventEmitter.prototype
+	case 'on': case 'addListener':
+		if (made.on === undefined) made.on = { on(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, false); return this; } }.on;
+		return made.on;
+	case 'prependListener': return { prependListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, true); return this; } }.prependListener;
+	case 'once': return { once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; } }.once;
+	case 'prependOnceListener': return { prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; } }.prependOnceListener;
+	case 'removeListener': case 'off': {
+		const removeEntry = lazy('removeEntry');
+		if (made.removeListener === undefined) made.removeListener = {
+			removeListener(type, fn) {
+				const list = listenersOf(this)[type];
+				if (list !== undefined) {
+					for (let i = list.length - 1; i >= 0; i--) {
+						if (list[i].fn === fn && !list[i].event) { removeEntry(this, type, list[i]); break; }
+					}
+				}
+				return this;
+			},
+		}.removeListener;
+		return made.removeListener;
+	}
+	case 'removeAllListeners': return {
+		removeAllListeners(type) {
+			const m = listenersOf(this);
+			const types = type === undefined ? Reflect.ownKeys(m) : [type];
+			for (const t of types) {
+				delete m[t];
+				changed(this, t);
+			}
+			return this;
+		},
+	}.removeAllListeners;
+	case 'emit': {
+		const emit = lazy('emit');
+		return { emit(type, ...args) { return emit(this, type, args); } }.emit;
+	}
+	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : l.length; } }.listenerCount;
+	case 'listeners': return { listeners(type) { const l = listenersOf(this)[type]; return l === undefined ? [] : l.map(function (e) { return e.fn; }); } }.listeners;
+	case 'rawListeners': return { rawListeners(type) { return this.listeners(type); } }.rawListeners;
+	case 'eventNames': return { eventNames() { return Reflect.ownKeys(listenersOf(this)); } }.eventNames;
+	case 'setMaxListeners': return { setMaxListeners() { return this; } }.setMaxListeners;
+	case 'getMaxListeners': return { getMaxListeners() { return 10; } }.getMaxListeners;
+	// MessagePort.prototype
+	case 'postMessage': return { postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } }.postMessage;
+	case 'start': return { start() { N.portStart(this); } }.start;
+	case 'close': return { close() { N.portClose(this); } }.close;
+	case 'ref': return { ref() { N.portRef(this, true); return this; } }.ref;
+	case 'unref': return { unref() { N.portRef(this, false); return this; } }.unref;
+	case 'hasRef': return { hasRef() { return N.portHasRef(this); } }.hasRef;
+	// The DOM side: addEventListener, removeEventListener, dispatchEvent (shared), and on<type> handler properties.
+	case 'addEventListener':
+		if (made.addEventListener === undefined) made.addEventListener = {
+			addEventListener(type, fn, options) {
+				if (fn === null || fn === undefined) return;
+				if (typeof fn !== 'function' && typeof fn !== 'object') {
+					throw new TypeError('addEventListener: the listener must be a function or an object with handleEvent');
+				}
+				type = String(type);
+				const list = listenersOf(this)[type];
+				if (list !== undefined && list.some(function (e) { return e.event && !e.handler && e.fn === fn; })) return;
+				const once = options !== null && typeof options === 'object' && !!options.once;
+				addEntry(this, type, { fn: fn, once: once, event: true }, false);
+			},
+		}.addEventListener;
+		return made.addEventListener;
+	case 'removeEventListener': {
+		const removeEntry = lazy('removeEntry');
+		if (made.removeEventListener === undefined) made.removeEventListener = {
+			removeEventListener(type, fn) {
+				type = String(type);
+				const list = listenersOf(this)[type];
+				if (list === undefined) return;
+				for (const e of list) {
+					if (e.event && !e.handler && e.fn === fn) { removeEntry(this, type, e); return; }
+				}
+			},
+		}.removeEventListener;
+		return made.removeEventListener;
+	}
+	case 'dispatchEvent': {
+		const removeEntry = lazy('removeEntry');
+		if (made.dispatchEvent === undefined) made.dispatchEvent = {
+			dispatchEvent(ev) {
+				if (ev === null || typeof ev !== 'object') throw new TypeError('dispatchEvent: the event must be an object');
+				const list = listenersOf(this)[String(ev.type)];
+				if (list === undefined) return true;
+				for (const l of list.slice()) {
+					if (!l.event) continue;
+					if (l.once) removeEntry(this, String(ev.type), l);
+					if (typeof l.fn === 'function') l.fn.call(this, ev); else l.fn.handleEvent(ev);
+				}
+				return true;
+			},
+		}.dispatchEvent;
+		return made.dispatchEvent;
+	}
+	case 'onmessage': case 'onmessageerror': case 'onclose': case 'onerror': {
+		const type = name.slice(2), removeEntry = lazy('removeEntry');
+		return {
 			get() { const h = this[kHandlers]; return (h && h[type] && h[type].fn) || null; },
 			set(fn) {
 				let h = this[kHandlers];
@@ -210,11 +263,12 @@ function handlerProps(cls, types, onSet) {
 				if (typeof fn === 'function') {
 					h[type] = { fn: fn, event: true, handler: true };
 					addEntry(this, type, h[type], false);
-					if (onSet !== undefined) onSet.call(this, type);
 				}
 			},
-		});
+		};
 	}
+	}
+	throw new Error('jsworker: ports.js makes no method ' + name);
 }
 
 function transferArg(t) {
@@ -229,98 +283,119 @@ function transferArg(t) {
 	throw new TypeError('postMessage: the transfer list must be an array or an options object');
 }
 
-class MessagePort extends EventEmitter {
-	constructor(key) {
-		super();
-		if (key !== kCreate) throw new TypeError('Illegal constructor');
-	}
-	postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); }
-	start() { N.portStart(this); }
-	close() { N.portClose(this); }
-	ref() { N.portRef(this, true); return this; }
-	unref() { N.portRef(this, false); return this; }
-	hasRef() { return N.portHasRef(this); }
-	[kChanged](type) { if (type === 'message') N.portListen(this, this.listenerCount('message') > 0); }
-}
-mixin(MessagePort, eventTarget);
-handlerProps(MessagePort, ['message', 'messageerror', 'close']);
-defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
-
-// The parts made on first use (lazy). made holds what has been made.
-const made = { __proto__: null };
-
-function makeMessageChannel() {
-	class MessageChannel {
-		constructor() {
-			const p1 = new MessagePort(kCreate), p2 = new MessagePort(kCreate);
-			N.channel(p1, p2);
-			defineProperty(this, 'port1', { value: p1, enumerable: true });
-			defineProperty(this, 'port2', { value: p2, enumerable: true });
-		}
-	}
-	return MessageChannel;
-}
-
-function makeBroadcastChannel() {
-	const B = N.more('broadcast');
-	class BroadcastChannel extends EventEmitter {
-		constructor(name) {
-			super();
-			if (arguments.length === 0) throw new TypeError('The "name" argument must be specified');
-			defineProperty(this, 'name', { value: String(name), enumerable: true });
-			B.bcOpen(this, String(name));
-		}
-		postMessage(message) {
-			if (arguments.length === 0) throw new TypeError('The "message" argument must be specified');
-			B.bcPost(this, message);
-		}
-		close() { B.bcClose(this); }
-		ref() { B.bcRef(this, true); return this; }
-		unref() { B.bcRef(this, false); return this; }
-		[kChanged](type) { if (type === 'message') B.bcListen(this, this.listenerCount('message') > 0); }
-	}
-	mixin(BroadcastChannel, eventTarget);
-	handlerProps(BroadcastChannel, ['message', 'messageerror']);
-	defineProperty(BroadcastChannel.prototype, Symbol.toStringTag, { value: 'BroadcastChannel', configurable: true });
-	return BroadcastChannel;
-}
-
-// workerNatives are the natives of the web Worker and of worker_threads' Worker (workerPost, workerRef).
-let workerN;
-function workerNatives() {
-	if (workerN === undefined) workerN = N.more('worker');
-	return workerN;
-}
-
-function makeWebWorker() {
-	const W = workerNatives();
-	class WebWorker {
-		constructor(url, options) {
-			if (options === undefined || options === null) options = {};
-			const type = options.type === undefined ? 'classic' : String(options.type);
-			if (type !== 'classic' && type !== 'module') {
-				throw new TypeError("Worker: options.type must be 'classic' or 'module'");
-			}
-			W.spawnWeb(this, String(url), { type: type, name: options.name === undefined ? '' : String(options.name) });
-		}
-		postMessage(value, transfer) { W.workerPost(this, value, transferArg(transfer)); }
-		terminate() { W.workerTerminate(this); }
-	}
-	mixin(WebWorker, eventTarget);
-	handlerProps(WebWorker, ['message', 'messageerror', 'error']);
-	defineProperty(WebWorker, 'name', { value: 'Worker' });
-	defineProperty(WebWorker.prototype, Symbol.toStringTag, { value: 'Worker', configurable: true });
-	return WebWorker;
-}
-
+// lazy makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost, workerRef or
+// receiveMessageOnPort; the classes and functions are written inside it so that none is made before it is asked for.
 function lazy(name) {
 	const v = made[name];
 	if (v !== undefined) return v;
+	// eventTargetOf gives a lazily made class the event-target methods and on<type> handler properties.
+	function eventTargetOf(cls, types) {
+		const p = cls.prototype;
+		for (const k of ['addEventListener', 'removeEventListener', 'dispatchEvent']) {
+			defineProperty(p, k, { value: method(k), writable: true, configurable: true });
+		}
+		for (const type of types) {
+			const d = method('on' + type);
+			d.configurable = true;
+			d.enumerable = true;
+			defineProperty(p, 'on' + type, d);
+		}
+	}
+	// workerNatives are the natives of the web Worker and of worker_threads' Worker (workerPost, workerRef).
+	function workerNatives() {
+		if (made.workerN === undefined) made.workerN = N.more('worker');
+		return made.workerN;
+	}
 	switch (name) {
-	case 'MessageChannel': return (made.MessageChannel = makeMessageChannel());
-	case 'BroadcastChannel': return (made.BroadcastChannel = makeBroadcastChannel());
-	case 'WebWorker': return (made.WebWorker = makeWebWorker());
-	case 'errorEvent': return (made.errorEvent = makeErrorEvent());
+	case 'removeEntry': case 'makeEvent': case 'emit':
+		dispatchers();
+		return made[name];
+	// apiEmit and apiEmit1 are Go's emit (Realm.Emit): emit1 is emit with one argument (every message event), and
+	// calls one plain listener without building an argument list.
+	case 'apiEmit': {
+		const emit = lazy('emit');
+		return (made.apiEmit = function (t, type, ...args) { return emit(t, type, args); });
+	}
+	case 'apiEmit1': {
+		const emit = lazy('emit');
+		return (made.apiEmit1 = function (t, type, a) {
+			const m = t[kListeners];
+			const list = m === undefined ? undefined : m[type];
+			if (list !== undefined && list.length === 1) {
+				const l = list[0];
+				if (!l.once && !l.event) {
+					l.fn.call(t, a);
+					return true;
+				}
+			}
+			return emit(t, type, [a]);
+		});
+	}
+	case 'MessageChannel': {
+		class MessageChannel {
+			constructor() {
+				const p1 = new MessagePort(kCreate), p2 = new MessagePort(kCreate);
+				N.channel(p1, p2);
+				defineProperty(this, 'port1', { value: p1, enumerable: true });
+				defineProperty(this, 'port2', { value: p2, enumerable: true });
+			}
+		}
+		return (made.MessageChannel = MessageChannel);
+	}
+	case 'BroadcastChannel': {
+		const B = N.more('broadcast');
+		class BroadcastChannel extends EventEmitter {
+			constructor(name) {
+				super();
+				if (arguments.length === 0) throw new TypeError('The "name" argument must be specified');
+				defineProperty(this, 'name', { value: String(name), enumerable: true });
+				B.bcOpen(this, String(name));
+			}
+			postMessage(message) {
+				if (arguments.length === 0) throw new TypeError('The "message" argument must be specified');
+				B.bcPost(this, message);
+			}
+			close() { B.bcClose(this); }
+			ref() { B.bcRef(this, true); return this; }
+			unref() { B.bcRef(this, false); return this; }
+			[kChanged](type) { if (type === 'message') B.bcListen(this, this.listenerCount('message') > 0); }
+		}
+		eventTargetOf(BroadcastChannel, ['message', 'messageerror']);
+		defineProperty(BroadcastChannel.prototype, Symbol.toStringTag, { value: 'BroadcastChannel', configurable: true });
+		return (made.BroadcastChannel = BroadcastChannel);
+	}
+	case 'WebWorker': {
+		const W = workerNatives();
+		class WebWorker {
+			constructor(url, options) {
+				if (options === undefined || options === null) options = {};
+				const type = options.type === undefined ? 'classic' : String(options.type);
+				if (type !== 'classic' && type !== 'module') {
+					throw new TypeError("Worker: options.type must be 'classic' or 'module'");
+				}
+				W.spawnWeb(this, String(url), { type: type, name: options.name === undefined ? '' : String(options.name) });
+			}
+			postMessage(value, transfer) { W.workerPost(this, value, transferArg(transfer)); }
+			terminate() { W.workerTerminate(this); }
+		}
+		eventTargetOf(WebWorker, ['message', 'messageerror', 'error']);
+		defineProperty(WebWorker, 'name', { value: 'Worker' });
+		defineProperty(WebWorker.prototype, Symbol.toStringTag, { value: 'Worker', configurable: true });
+		return (made.WebWorker = WebWorker);
+	}
+	// errorEvent(message, filename, lineno, colno, error) makes the ErrorEvent a web Worker's uncaught error becomes
+	// in its parent.
+	case 'errorEvent': {
+		const makeEvent = lazy('makeEvent');
+		return (made.errorEvent = function errorEvent(message, filename, lineno, colno, error) {
+		const ev = makeEvent('error', null, null);
+		ev[kEvent] = true;
+		ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
+		ev.cancelable = true;
+		ev.preventDefault = function () { ev.defaultPrevented = true; };
+		return ev;
+	});
+	}
 	case 'workerPost': {
 		const W = workerNatives();
 		return (made.workerPost = function (w, value, transfer) { W.workerPost(w, value, transferArg(transfer)); });
@@ -329,54 +404,26 @@ function lazy(name) {
 		const W = workerNatives();
 		return (made.workerRef = function (w, on) { W.workerRef(w, on); });
 	}
+	case 'receiveMessageOnPort': return (made.receiveMessageOnPort = function receiveMessageOnPort(port) {
+		if (!(port instanceof MessagePort)) {
+			throw new TypeError('The "port" argument must be a MessagePort instance');
+		}
+		const r = N.portReceive(port);
+		return r === undefined ? undefined : { message: r[0] };
+	});
 	}
 	throw new Error('jsworker: ports.js makes no ' + name);
 }
 
-// makeErrorEvent makes errorEvent(message, filename, lineno, colno, error), the ErrorEvent a web Worker's
-// uncaught error becomes in its parent.
-function makeErrorEvent() {
-	return function errorEvent(message, filename, lineno, colno, error) {
-		const ev = makeEvent('error', null, null);
-		ev[kEvent] = true;
-		ev.message = message; ev.filename = filename; ev.lineno = lineno; ev.colno = colno; ev.error = error;
-		ev.cancelable = true;
-		ev.preventDefault = function () { ev.defaultPrevented = true; };
-		return ev;
-	};
-}
-
-function receiveMessageOnPort(port) {
-	if (!(port instanceof MessagePort)) {
-		throw new TypeError('The "port" argument must be a MessagePort instance');
-	}
-	const r = N.portReceive(port);
-	return r === undefined ? undefined : { message: r[0] };
-}
-
 return {
 	fastKey: kFast,
-	emit: function (t, type, ...args) { return emit(t, type, args); },
-	// emit1 is emit with one argument (every message event): one plain
-	// listener is called without building an argument list.
-	emit1: function (t, type, a) {
-		const m = t[kListeners];
-		const list = m === undefined ? undefined : m.get(type);
-		if (list !== undefined && list.length === 1) {
-			const l = list[0];
-			if (!l.once && !l.event) {
-				l.fn.call(t, a);
-				return true;
-			}
-		}
-		return emit(t, type, [a]);
-	},
 	newPort: function () { return new MessagePort(kCreate); },
 	transferArg: transferArg,
-	receiveMessageOnPort: receiveMessageOnPort,
-	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost or
-	// workerRef.
+	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost,
+	// workerRef or receiveMessageOnPort.
 	lazy: lazy,
+	// method(name) makes a method of EventEmitter.prototype or MessagePort.prototype (see above).
+	method: method,
 	MessagePort: MessagePort,
 	EventEmitter: EventEmitter,
 };

@@ -386,10 +386,16 @@ func (t *Template) Install(o *goja.Object) (materialized []string, ok bool) {
 
 func (t *Template) install(o *goja.Object) (materialized []string, ok bool) {
 	cur, l, ok := templateOf(o)
-	if !ok || (cur != t.base && cur != t.derived) {
+	if !ok {
 		return nil, false
 	}
-	if cur == t.derived {
+	target := t.derived
+	if cur != t.base && cur != t.derived { // lazy properties added to o since (lazyprops.go): the same, over t
+		if target, ok = rebaseLazy(cur, t.base, t.derived); !ok {
+			return nil, false
+		}
+	}
+	if cur == target {
 		return nil, true
 	}
 	values := *(*map[unistring.String]goja.Value)(unsafe.Add(selfOf(o).data, l.valOff))
@@ -398,7 +404,7 @@ func (t *Template) install(o *goja.Object) (materialized []string, ok bool) {
 			materialized = append(materialized, name)
 		}
 	}
-	*(*unsafe.Pointer)(unsafe.Add(selfOf(o).data, l.tmplOff)) = t.derived
+	*(*unsafe.Pointer)(unsafe.Add(selfOf(o).data, l.tmplOff)) = target
 	return materialized, true
 }
 

@@ -8,38 +8,124 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // DefineFunc defines obj[name] as a native function whose JavaScript name and length are the given ones (goja
-// would otherwise name it after the Go function).
+// would otherwise name it after the Go function). On the realm's global object, a new name is a lazy global
+// (DefineLazyValue): the function object is made when a script first touches it.
 func DefineFunc(rt *goja.Runtime, obj *goja.Object, name string, length int, fn func(goja.FunctionCall) goja.Value) {
+	if obj == rt.GlobalObject() && defineLazy(rt, lazyEntry{name: name, data: true, enumerable: true,
+		value: func() goja.Value { return NewFunc(rt, name, length, fn) }}) {
+		return
+	}
+	_ = obj.Set(name, NewFunc(rt, name, length, fn))
+}
+
+// NewFunc returns a native function whose JavaScript name and length are the given ones.
+func NewFunc(rt *goja.Runtime, name string, length int, fn func(goja.FunctionCall) goja.Value) *goja.Object {
 	f := rt.ToValue(fn).(*goja.Object)
 	// goja's order is writable, configurable, enumerable: a function's name and length are read-only,
 	// configurable and not enumerable.
 	_ = f.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	_ = f.DefineDataProperty("length", rt.ToValue(length), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-	_ = obj.Set(name, f)
+	return f
+}
+
+// DefineLazyValue defines globalThis[name] as an ordinary data property (writable, configurable, enumerable if
+// enumerable) whose value make makes when the property is first touched: looked up, changed, deleted, read with its
+// descriptor, or enumerated with the others (for-in and Object.keys over globalThis make every property; listing
+// names makes nothing). make runs in the middle of whatever touched it, so it must not depend on when that is: plain
+// Go, or JavaScript of the library's own that only makes a value. Where lazy properties are not available (see
+// gojainternal.DefineLazy), or the global already has the name, the value is made and defined at once.
+func DefineLazyValue(rt *goja.Runtime, name string, enumerable bool, make func() goja.Value) error {
+	if defineLazy(rt, lazyEntry{name: name, value: make, data: true, enumerable: enumerable}) {
+		return nil
+	}
+	return gojainternal.Prop{Value: make(), Writable: true, Enumerable: enumerable, Configurable: true}.Define(rt.GlobalObject(), name)
 }
 
 // DefineLazyGlobal defines globalThis[name] as an accessor that makes the value on first access and then replaces
 // itself with an ordinary data property (writable, configurable, not enumerable, like the standard constructors);
-// assigning to it first also settles it. A realm that never touches the global pays two native functions, not the
-// value.
+// assigning to it first also settles it. A realm that never touches the global pays nothing but its name and value
+// in a per-realm table: the accessor itself (two native functions) is made when the property is first touched
+// (looked up, listed with its descriptor, changed or deleted; listing names makes nothing), through goja's own
+// object templates (gojainternal.DefineLazy). Where that is not available it is made at once, as before.
 func DefineLazyGlobal(rt *goja.Runtime, name string, value func() goja.Value) error {
+	if defineLazy(rt, lazyEntry{name: name, value: value}) {
+		return nil
+	}
+	get, set := lazyAccessor(rt, name, value)
+	return rt.GlobalObject().DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// defineLazy adds e to the realm's lazy globals; false if the global object cannot have it as a lazy property.
+func defineLazy(rt *goja.Runtime, e lazyEntry) bool {
+	tbl, ok := lazyValues.Get(rt)
+	if !ok || tbl == nil {
+		tbl = &lazyTable{}
+	}
+	if !gojainternal.DefineLazy(rt.GlobalObject(), lazyGlobal, e.name) {
+		return false
+	}
+	tbl.entries = append(tbl.entries, e)
+	if !ok {
+		lazyValues.Set(rt, tbl)
+	}
+	return true
+}
+
+// lazyTable holds a realm's lazy globals not made yet (a realm has a few dozen).
+type lazyTable struct{ entries []lazyEntry }
+
+// A lazyEntry is one lazy global: its value function, and whether it is a data property from the start (else an
+// accessor that settles into one).
+type lazyEntry struct {
+	name             string
+	value            func() goja.Value
+	data, enumerable bool
+}
+
+var lazyValues = realmdata.NewKey[*lazyTable]("jsutil.lazyGlobals")
+
+// lazyGlobal makes a lazy global's accessor when goja first materializes the property.
+var lazyGlobal = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	var e lazyEntry
+	if tbl, _ := lazyValues.Get(rt); tbl != nil {
+		for i := len(tbl.entries) - 1; i >= 0; i-- {
+			if tbl.entries[i].name == name {
+				e = tbl.entries[i]
+				break
+			}
+		}
+	}
+	if e.value == nil { // the realm's state was dropped (the realm ended): nothing to make
+		return gojainternal.Prop{Value: goja.Undefined(), Writable: true, Configurable: true}
+	}
+	if e.data {
+		return gojainternal.Prop{Value: e.value(), Writable: true, Enumerable: e.enumerable, Configurable: true}
+	}
+	get, set := lazyAccessor(rt, name, e.value)
+	return gojainternal.Prop{Accessor: true, Getter: get, Setter: set, Configurable: true}
+})
+
+// lazyAccessor returns the getter and setter of a lazy global: each settles the global as a data property.
+func lazyAccessor(rt *goja.Runtime, name string, value func() goja.Value) (get, set goja.Value) {
 	g := rt.GlobalObject()
 	settle := func(v goja.Value) {
 		_ = g.DefineDataProperty(name, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 	}
-	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+	get = rt.ToValue(func(goja.FunctionCall) goja.Value {
 		v := value()
 		settle(v)
 		return v
 	})
-	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+	set = rt.ToValue(func(c goja.FunctionCall) goja.Value {
 		settle(c.Argument(0))
 		return goja.Undefined()
 	})
-	return g.DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return get, set
 }
 
 // A Source is a JavaScript source of the library (embedded from a .js file) that evaluates to a factory function.

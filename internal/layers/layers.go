@@ -12,9 +12,10 @@ const Module = "github.com/jsworker/jsworker"
 var Table = [][]string{
 	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, JavaScript
 	// sources and native functions, the shared goja/ast visitor.
-	{"internal/layers", "internal/leakcheck", "internal/jsutil", "internal/realmdata", "internal/gojainternal", "internal/astwalk"},
-	// 1: the catchable stack-overflow guard, over goja internals and the visitor.
-	{"internal/depthguard"},
+	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk"},
+	// 1: the catchable stack-overflow guard, over goja internals and the visitor; JavaScript sources, native
+	// functions and lazy globals (over goja internals and per-realm state).
+	{"internal/depthguard", "internal/jsutil"},
 	// 2: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics.
 	{"sharedmem"},
 	// 3: structured clone (knows sharedmem to send a buffer by reference).

@@ -8,7 +8,9 @@ const kThreadId = Symbol('kThreadId');
 const kLimits = Symbol('kLimits');
 const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
 
-const environmentData = new Map();
+// environmentData (the Map of setEnvironmentData) is made on first use: env() returns it.
+let environmentData;
+const env = () => environmentData !== undefined ? environmentData : (environmentData = new Map());
 
 // The Worker class is made on first use (WorkerClass): a worker that only talks to its parent never pays for it.
 let WorkerClass_;
@@ -73,7 +75,7 @@ function makeWorker() {
 				maxOldGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxOldGenerationSizeMb === 'number' ? rl.maxOldGenerationSizeMb : 0,
 				maxYoungGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxYoungGenerationSizeMb === 'number' ? rl.maxYoungGenerationSizeMb : 0,
 				type: options.type === undefined ? '' : String(options.type),
-				envData: environmentData,
+				envData: env(),
 			};
 			if (spec.eval && typeof filename !== 'string') {
 				throw new TypeError('The "filename" argument must be a string when options.eval is true.');
@@ -113,57 +115,48 @@ function makeWorker() {
 	return Worker;
 }
 
-// lazyExport defines o[name] as an export made on first access: an accessor that replaces itself with an ordinary
-// data property (writable, enumerable, configurable, as every export is) the first time it is read or written.
-function lazyExport(o, name, make) {
-	defineProperty(o, name, {
-		configurable: true, enumerable: true,
-		get() {
-			const v = make();
-			defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true });
-			return v;
-		},
-		set(v) { defineProperty(o, name, { value: v, writable: true, enumerable: true, configurable: true }); },
-	});
-}
-
-// makeModule makes the module's exports. Worker, MessageChannel and BroadcastChannel are made on first access
-// (lazyExport), in the order Node lists them.
+// makeModule makes the module's exports: the realm's facts now; the rest (lazyExports, in the order Node lists them)
+// node/threads.go adds as lazy properties, each made on first touch by exportOf (plain data properties, writable,
+// enumerable and configurable, as every export is).
 function makeModule(info) {
-	const m = {
+	return {
 		isMainThread: info.isMainThread,
 		parentPort: info.parentPort,
 		workerData: info.workerData,
 		threadId: info.threadId,
 		resourceLimits: info.resourceLimits,
 		SHARE_ENV: SHARE_ENV,
-		Worker: undefined,
-		MessageChannel: undefined,
-		MessagePort: core.MessagePort,
-		BroadcastChannel: undefined,
-		receiveMessageOnPort: core.receiveMessageOnPort,
-		markAsUntransferable: function markAsUntransferable() {},
-		isMarkedAsUntransferable: function isMarkedAsUntransferable() { return false; },
-		moveMessagePortToContext: function moveMessagePortToContext() {
-			throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
-		},
-		setEnvironmentData: function setEnvironmentData(key, value) {
-			if (value === undefined) environmentData.delete(key); else environmentData.set(key, value);
-		},
-		getEnvironmentData: function getEnvironmentData(key) { return environmentData.get(key); },
 	};
-	lazyExport(m, 'Worker', WorkerClass);
-	lazyExport(m, 'MessageChannel', function () { return core.lazy('MessageChannel'); });
-	lazyExport(m, 'BroadcastChannel', function () { return core.lazy('BroadcastChannel'); });
-	return m;
+}
+
+// exportOf makes the export name (one of node/threads.go's lazyExports).
+function exportOf(name) {
+	switch (name) {
+	case 'Worker': return WorkerClass();
+	case 'MessageChannel': return core.lazy('MessageChannel');
+	case 'MessagePort': return core.MessagePort;
+	case 'BroadcastChannel': return core.lazy('BroadcastChannel');
+	case 'receiveMessageOnPort': return core.lazy('receiveMessageOnPort');
+	case 'markAsUntransferable': return function markAsUntransferable() {};
+	case 'isMarkedAsUntransferable': return function isMarkedAsUntransferable() { return false; };
+	case 'moveMessagePortToContext': return function moveMessagePortToContext() {
+		throw new Error('jsworker: moveMessagePortToContext is not supported (there is no vm module)');
+	};
+	case 'setEnvironmentData': return function setEnvironmentData(key, value) {
+		if (value === undefined) env().delete(key); else env().set(key, value);
+	};
+	case 'getEnvironmentData': return function getEnvironmentData(key) { return env().get(key); };
+	}
+	throw new Error('jsworker: worker_threads has no export ' + name);
 }
 
 function loadEnvironmentData(m) {
-	if (m instanceof Map) m.forEach(function (v, k) { environmentData.set(k, v); });
+	if (m instanceof Map) m.forEach(function (v, k) { env().set(k, v); });
 }
 
 return {
 	makeModule: makeModule,
+	exportOf: exportOf,
 	loadEnvironmentData: loadEnvironmentData,
 	setThreadId: function (w, id) { w[kThreadId] = id; },
 };

@@ -41,8 +41,9 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 
 // Rewrite splices the guard call into the body of every function of prg:
 // declarations, expressions, arrows, methods, accessors, constructors,
-// generators and async functions; and it has every call spelled `eval(…)`
-// check its text first (eval.go). It walks the tree (internal/astwalk) with an
+// generators and async functions; it has every call spelled `eval(…)`
+// check its text first (eval.go); and it keeps goja from compiling a break or
+// continue in code it knows is dead, which goja miscompiles (deadcode.go). It walks the tree (internal/astwalk) with an
 // explicit stack, so a deeply nested program cannot overflow the Go stack here;
 // rewriting the same program twice guards each function and eval call once, and a function
 // whose first statement already calls the guard in one of the forms of Call
@@ -61,9 +62,12 @@ func Rewrite(prg *ast.Program) {
 			if isEvalCall(fn) {
 				guardEvalCall(fn) // eval.go
 			}
+		case *ast.IfStatement, *ast.WhileStatement, *ast.ForStatement:
+			unfoldTest(n) // deadcode.go
 		}
 		astwalk.Children(n, func(c astwalk.Child) {
 			if c.List != nil {
+				dropDeadJumps(*c.List) // deadcode.go
 				for _, st := range *c.List {
 					stack = append(stack, st)
 				}

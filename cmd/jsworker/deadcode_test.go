@@ -70,3 +70,40 @@ func TestDeadJumpsLikeNode(t *testing.T) {
 		})
 	}
 }
+
+// deadJumpResults are issue 16's programs as expressions of a result: for -p and the REPL, which compile the
+// text as a script whose completion value they print (goja compiles the code after a break in dummy mode then).
+var deadJumpResults = []string{
+	`var s = 0; outer: for (let i = -2; i < 10; i++) { for (let j = 0; j < 3; j++) { if (2 === 5) continue outer; s++ } } s`,
+	`var t = ""; for (let i = 0; i < 3; i++) { { let b = i; if (false) continue; t += b } } t`,
+	`var u = ""; o: for (let i = 0; i < 3; i++) { for (let j = 0; j < 2; j++) { u += j; break; if (i) continue o; var v = 1 } } u + typeof v`,
+	`o: for (let i = 0; i < 3; i++) { { let z = i; continue; break o; } }`,
+}
+
+// TestDeadJumpsPrintLikeNode: `jsworker -p` and the REPL print what `node -p` and `node -i` print for them.
+func TestDeadJumpsPrintLikeNode(t *testing.T) {
+	nodeBin, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed")
+	}
+	dir := t.TempDir()
+	for _, src := range deadJumpResults {
+		want, err := exec.Command(nodeBin, "-p", src).Output()
+		if err != nil {
+			t.Fatalf("node -p %s: %v", src, err)
+		}
+		code, out, errOut := jsworker(t, "-p", src)
+		if code != 0 || out != string(want) {
+			t.Errorf("-p %s: exit %d, stdout %q, stderr %q; node printed %q", src, code, out, errOut, want)
+		}
+	}
+	input := strings.Join(deadJumpResults, "\n") + "\n"
+	_, want, _ := runWith(t, dir, nodeBin, input, "-i")
+	code, got, errOut := runWith(t, dir, bin, input, "repl")
+	if code != 0 || errOut != "" {
+		t.Fatalf("jsworker repl: exit %d, stderr %q", code, errOut)
+	}
+	if replOutputs(got) != replOutputs(want) {
+		t.Errorf("jsworker repl:\n%s\nnode -i:\n%s", got, want)
+	}
+}

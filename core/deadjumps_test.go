@@ -23,6 +23,8 @@ var deadJumps = []struct{ src, want string }{
 	{`var s = ""; o: for (let i = 0; i < 3; i++) { { let z = i; while (false) continue o; if (!1) { break o } else s += z } } s`, "012"},
 	{`var s = ""; o: for (let i = 0; i < 3; i++) { for (let j = 0; j < 2; j++) { s += j; break; if (i) continue o; var v = 1 } } s + typeof v`, "000undefined"},
 	{`o: for (let i = 0; i < 3; i++) { { let z = i; continue; break o; } }`, "undefined"},
+	// In a function, a dead branch longer than the code before it: goja's compiler panicked (index out of range).
+	{`(function () { var s = ""; o: for (let i = 0; i < 2; i++) { for (let j = 0; j < 2; j++) { if (false) { s += 1; s += 2; s += 3; s += 4; s += 5; s += 6; s += 7; s += 8; s += 9; s += 10; s += 11; s += 12; continue o; } s += j } } return s })()`, "0101"},
 }
 
 // Through the Go API the scripts of issue 16 run to node's values: HostRealm.RunScript, plain and inspectable (the

@@ -28,6 +28,8 @@ console.log(out.join(","));`,
 	`a: { for (let i = 0; i < 3; i++) { if (false) break a; console.log(i); } }`,
 	`o: for (let i = 0; i < 3; i++) { { let z = i; while (false) continue o; for (; 0;) break o; if (!1) { break o } else console.log("z", z) } }`,
 	`o: for (let i = 0; i < 3; i++) { for (let j = 0; j < 2; j++) { { let k = j; console.log("k", i, k); break; if (i) continue o; var v = 1; } } } console.log(typeof v);`,
+	// In a function, a dead branch longer than the code before it: goja's compiler panicked (the whole process).
+	`console.log((function () { var s = ""; outer: for (let i = 0; i < 2; i++) { for (let j = 0; j < 2; j++) { if (false) { s += 1; s += 2; s += 3; s += 4; s += 5; s += 6; s += 7; s += 8; s += 9; s += 10; s += 11; s += 12; continue outer; } s += j; } } return s })());`,
 }
 
 // deadJumpsProgram runs every program of deadJumps as the main script's code, through the Function constructor and

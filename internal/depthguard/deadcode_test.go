@@ -52,6 +52,9 @@ func TestUnfoldTest(t *testing.T) {
 		{"for (;;) { if (null ?? 0) { switch (1) { case 1: continue } } break }", []bool{true}},
 		{"for (;;) { if (false) { try {} finally { break } } break }", []bool{true}},
 		{"a: { if (-0) { b: { break a } } }", []bool{true}},
+		{"for (;;) { if (((false))) continue; break }", []bool{true}},
+		{"for (;;) { if (0n) continue; break }", []bool{true}},
+		{"for (;;) { if (typeof 1 === 'string') continue; break }", []bool{true}},
 		// Left alone: the test is not foldable, or nothing jumps out of the dead part.
 		{"if (false) { console.log(1) } else { console.log(2) }", []bool{false}},
 		{"for (;;) { if (x) continue; break }", []bool{false}},

@@ -11,6 +11,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/parser"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // ZJSPromiseState values (include/jsworker.h).
@@ -155,6 +156,7 @@ func compileFunction(url, src string) (*goja.Program, error) {
 	if len(prog.Body) == 1 {
 		if st, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
 			if fl, ok := st.Expression.(*ast.FunctionLiteral); ok && int(fl.Idx1()) == len(src) {
+				depthguard.FixDeadJumps(prog) // goja miscompiles some break and continue statements in dead code
 				return goja.CompileAST(prog, false)
 			}
 		}

@@ -22,9 +22,10 @@ func CompileScript(name, src string, strict bool) (*goja.Program, error) {
 	return depthguard.Compile(name, src, strict)
 }
 
-// RunUncompiled runs src in rt as goja's RunScript does, for a text CompileScript refused, so that the syntax
-// error is goja's own exception: a text goja's parser panics on (CompileScript recovers that as a syntax error)
-// returns the realm's SyntaxError exception instead of panicking again in goja's compiler.
+// RunUncompiled runs src in rt as goja's RunScript does (unguarded), for a text CompileScript refused, so that the
+// syntax error is goja's own exception: a text goja's parser panics on (CompileScript recovers that as a syntax
+// error) returns the realm's SyntaxError exception instead of panicking again in goja's compiler. A text that
+// compiles has its break and continue statements in dead code fixed as CompileScript's (depthguard.RunScript).
 func RunUncompiled(rt *goja.Runtime, name, src string) (goja.Value, error) {
 	return depthguard.RunScript(rt, name, src)
 }

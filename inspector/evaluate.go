@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
@@ -195,7 +196,7 @@ func exceptionPosition(ex *goja.Exception, src string) (line, col int) {
 			return pos.Line - 1, max(pos.Column-1, 0)
 		}
 	}
-	if _, err := goja.Compile("", src, false); err != nil {
+	if _, err := depthguard.CompileUnguarded("", src, false); err != nil {
 		if l, c, _, ok := gojainternal.SyntaxErrorPosition(err.Error()); ok {
 			return max(l-1, 0), max(c-1, 0)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // sessionExt is the Session state of the Profiler domain and of
@@ -122,7 +123,7 @@ func compileScript(c *call) {
 	prg := compileGuarded(c.rt, *p.SourceURL, *p.Expression)
 	if prg == nil {
 		var err error
-		if prg, err = goja.Compile(*p.SourceURL, *p.Expression, false); err != nil {
+		if prg, err = depthguard.CompileUnguarded(*p.SourceURL, *p.Expression, false); err != nil {
 			c.syntaxError(err)
 			return
 		}

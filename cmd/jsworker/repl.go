@@ -164,7 +164,7 @@ func (r *repl) release(rt *goja.Runtime) {
 // incomplete reports whether src ends before its statement does: it fails to compile with an error of the
 // input's end (an unclosed brace, bracket, parenthesis, string or template), so the REPL asks for more.
 func incomplete(src string) bool {
-	_, err := goja.Compile("REPL", src, false)
+	_, err := core.CompileScript("REPL", src, false) // goja.Compile panics on some text
 	if err == nil {
 		return false
 	}

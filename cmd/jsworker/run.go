@@ -75,7 +75,7 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		po.Filename, po.Source = "[eval]", c.target
 		po.Argv = append([]string{exe}, c.args...)
 		if c.mode == modePrint && !c.module {
-			if _, err := goja.Compile(po.Filename, c.target, false); err != nil {
+			if _, err := core.CompileScript(po.Filename, c.target, false); err != nil { // goja.Compile panics on some text
 				printStartError(stderr, err, po.Filename, c.target)
 				return exitUncaught
 			}

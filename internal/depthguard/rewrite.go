@@ -24,6 +24,18 @@ func Compile(name, src string, strict bool) (*goja.Program, error) {
 	return goja.CompileAST(prg, strict)
 }
 
+// CompileUnguarded is goja.Compile with goja's parser panic returned as a syntax error (Parse) and the break and
+// continue statements goja would miscompile in dead code fixed (FixDeadJumps), but no guard: for a realm without
+// one, and for the paths that compile a text only to see whether it compiles.
+func CompileUnguarded(name, src string, strict bool) (*goja.Program, error) {
+	prg, err := Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	FixDeadJumps(prg)
+	return goja.CompileAST(prg, strict)
+}
+
 // parserFailed is in the message of the error Parse returns when goja's parser panicked.
 const parserFailed = "the parser failed"
 
@@ -41,29 +53,44 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 
 // Rewrite splices the guard call into the body of every function of prg:
 // declarations, expressions, arrows, methods, accessors, constructors,
-// generators and async functions; and it has every call spelled `eval(…)`
-// check its text first (eval.go). It walks the tree (internal/astwalk) with an
+// generators and async functions; it has every call spelled `eval(…)`
+// check its text first (eval.go); and it keeps goja from compiling a break or
+// continue in code it knows is dead, which goja miscompiles (deadcode.go). It walks the tree (internal/astwalk) with an
 // explicit stack, so a deeply nested program cannot overflow the Go stack here;
 // rewriting the same program twice guards each function and eval call once, and a function
 // whose first statement already calls the guard in one of the forms of Call
 // keeps that call as its only one.
-func Rewrite(prg *ast.Program) {
+func Rewrite(prg *ast.Program) { rewrite(prg, true) }
+
+// FixDeadJumps is the part of Rewrite that keeps goja from miscompiling a break or continue in code it knows is
+// dead (deadcode.go), without the guard: for text compiled for a realm that has none, or compiled only to learn
+// whether it compiles (goja's compiler panics on some of that code).
+func FixDeadJumps(prg *ast.Program) { rewrite(prg, false) }
+
+func rewrite(prg *ast.Program, guard bool) {
 	stack := []ast.Node{prg}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		switch fn := n.(type) {
 		case *ast.FunctionLiteral:
-			guardFunction(fn)
+			if guard {
+				guardFunction(fn)
+			}
 		case *ast.ArrowFunctionLiteral:
-			guardArrow(fn)
+			if guard {
+				guardArrow(fn)
+			}
 		case *ast.CallExpression:
-			if isEvalCall(fn) {
+			if guard && isEvalCall(fn) {
 				guardEvalCall(fn) // eval.go
 			}
+		case *ast.IfStatement, *ast.WhileStatement, *ast.ForStatement:
+			unfoldTest(n) // deadcode.go
 		}
 		astwalk.Children(n, func(c astwalk.Child) {
 			if c.List != nil {
+				dropDeadJumps(*c.List) // deadcode.go
 				for _, st := range *c.List {
 					stack = append(stack, st)
 				}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja/parser"
 )
 
 // IsParserFailure reports whether err, from Parse or Compile, says that goja's parser panicked on the text (rather
@@ -15,15 +14,20 @@ func IsParserFailure(err error) bool {
 	return errors.As(err, &se) && se.File == nil && strings.Contains(se.Message, parserFailed)
 }
 
-// RunScript is rt.RunScript — goja compiles src itself, unguarded — for the paths that hand goja a text Compile
-// refused, so that goja reports the syntax error as it reports its own: a text goja's parser panics on returns the
-// realm's SyntaxError exception (goja's, as for any syntax error; message "SyntaxError: NAME: the parser failed: …")
-// instead of panicking on the realm's goroutine. The text is parsed once more first.
+// RunScript is rt.RunScript — src compiled unguarded — for the paths that hand goja a text Compile refused, or
+// that run a text as goja would: a syntax error is reported as goja reports its own, and a text goja's parser
+// panics on returns the realm's SyntaxError exception (goja's, as for any syntax error; message "SyntaxError: NAME:
+// the parser failed: …") instead of panicking on the realm's goroutine. A text that parses is compiled with its
+// dead-code jumps fixed (CompileUnguarded), which goja's compiler would miscompile or panic on.
 func RunScript(rt *goja.Runtime, name, src string) (goja.Value, error) {
-	if _, err := Parse(name, src, parser.WithDisableSourceMaps); IsParserFailure(err) {
+	prg, err := CompileUnguarded(name, src, false)
+	if IsParserFailure(err) {
 		return nil, SyntaxException(rt, name, err)
 	}
-	return rt.RunScript(name, src)
+	if err != nil {
+		return rt.RunScript(name, src) // goja's own exception for the syntax error
+	}
+	return rt.RunProgram(prg)
 }
 
 // SyntaxException returns the exception goja's RunScript returns for a syntax error in a script named name, with

@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-	"time"
 
 	"github.com/jsworker/jsworker/core"
 )
@@ -71,25 +70,7 @@ func TestDeadJumpsRunLikeNode(t *testing.T) {
 		if err := os.WriteFile(file, []byte(`var r = []; importScripts(`+names+`); postMessage(r.join() + ",")`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		rt, err := core.NewHostRealm(core.HostRealmOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		loop := core.HostLoopOf(rt)
-		defer loop.Close()
-		rt.Set("file", file)
-		if _, err := rt.RunString(`var got = ""; var w = new Worker(file);
-			w.onmessage = function (e) { got = e.data; w.terminate(); };
-			w.onerror = function (e) { got = "error " + e.message; w.terminate(); };`); err != nil {
-			t.Fatal(err)
-		}
-		deadline := time.Now().Add(60 * time.Second)
-		for loop.RunPending(time.Second) {
-			if time.Now().After(deadline) {
-				t.Fatal("the loop never ran dry")
-			}
-		}
-		if got := rt.Get("got").String(); got != want {
+		if got := webWorkerAnswer(t, file); got != want {
 			t.Fatalf("got %q, want %q", got, want)
 		}
 	})

@@ -48,27 +48,13 @@ func deadJumpsProgram() string {
 // TestDeadJumpsLikeNode: the programs of issue 16 print what Node prints — in a CommonJS main script, the Function
 // constructor, a worker_threads worker and an ES module.
 func TestDeadJumpsLikeNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed")
-	}
 	esm := strings.Join(deadJumps, "\n") + "\nexport {};\n"
 	for name, p := range map[string]string{
 		"commonjs": script(t, "deadjumps.js", deadJumpsProgram()),
 		"module":   script(t, "deadjumps.mjs", esm),
 	} {
 		t.Run(name, func(t *testing.T) {
-			code, out, errOut := jsworker(t, "run", p)
-			if code != 0 {
-				t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-			}
-			want, err := exec.Command(node, p).Output()
-			if err != nil {
-				t.Fatalf("node: %v", err)
-			}
-			if out != string(want) {
-				t.Fatalf("jsworker printed:\n%s\nnode printed:\n%s", out, want)
-			}
+			printsLikeNode(t, p)
 		})
 	}
 }

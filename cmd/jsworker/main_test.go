@@ -349,3 +349,24 @@ func httpGet(url string) ([]byte, error) {
 	defer resp.Body.Close()
 	return io.ReadAll(resp.Body)
 }
+
+// printsLikeNode runs the program p under `jsworker run` and under node, and fails unless jsworker exits 0 and
+// prints what node prints (it skips when node is not installed).
+func printsLikeNode(t *testing.T, p string) {
+	t.Helper()
+	code, out, errOut := jsworker(t, "run", p)
+	if code != 0 {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node not installed: jsworker's output was\n" + out)
+	}
+	want, err := exec.Command(node, p).Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	if out != string(want) {
+		t.Fatalf("jsworker printed:\n%s\nnode printed:\n%s", out, want)
+	}
+}

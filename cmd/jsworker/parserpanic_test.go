@@ -39,21 +39,7 @@ if (isMainThread) {
 
 func TestParserPanicLikeNode(t *testing.T) {
 	p := script(t, "parserpanic.js", parserPanicProgram)
-	code, out, errOut := jsworker(t, "run", p)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed: jsworker's output was\n" + out)
-	}
-	want, err := exec.Command(node, p).Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	if out != string(want) {
-		t.Fatalf("jsworker printed:\n%s\nnode printed:\n%s", out, want)
-	}
+	printsLikeNode(t, p)
 }
 
 // Uncaught, the SyntaxError ends the program as in Node: exit code 1 and a "SyntaxError: …" line on stderr, after

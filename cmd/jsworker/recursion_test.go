@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 )
@@ -34,21 +33,7 @@ if (isMainThread) {
 
 func TestRecursionLikeNode(t *testing.T) {
 	p := script(t, "recursion.js", recursionProgram)
-	code, out, errOut := jsworker(t, "run", p)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed: jsworker's output was\n" + out)
-	}
-	want, err := exec.Command(node, p).Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	if out != string(want) {
-		t.Fatalf("jsworker printed:\n%s\nnode printed:\n%s", out, want)
-	}
+	printsLikeNode(t, p)
 }
 
 // compiledProgram overflows the call stack inside code goja compiles from strings at run time — the Function
@@ -105,19 +90,5 @@ func TestRecursionInCompiledCodeLikeNode(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(filepath.Dir(p), "rec_mod.js"), []byte(compiledModule), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	code, out, errOut := jsworker(t, "run", p)
-	if code != 0 {
-		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errOut)
-	}
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node not installed: jsworker's output was\n" + out)
-	}
-	want, err := exec.Command(node, p).Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	if out != string(want) {
-		t.Fatalf("jsworker printed:\n%s\nnode printed:\n%s", out, want)
-	}
+	printsLikeNode(t, p)
 }

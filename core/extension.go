@@ -92,3 +92,7 @@ func PostTo(c *Channel, rt *goja.Runtime, v goja.Value, transfer []goja.Value) e
 	commit()
 	return nil
 }
+
+// ClearTimer cancels the timer or immediate with the given id, as clearTimeout does (Node's timeout.close()); an
+// unknown or finished id is ignored. Worker thread only.
+func (w *Worker) ClearTimer(id int64) { w.ev.Clear(id) }

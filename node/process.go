@@ -35,7 +35,7 @@ func (n *nodeState) installTicks(rt *goja.Runtime) error {
 	natives := rt.NewObject()
 	tickFuncs.Define(rt, natives)
 	_ = natives.Set("bind", n.bind)
-	_ = natives.Set("queueMicrotask", n.queueMicrotask)
+	n.tickMicrotask(natives) // timers.go
 	v, err := ticksSource.Call(rt, natives)
 	if err != nil {
 		return err

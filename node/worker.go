@@ -57,10 +57,11 @@ type nodeState struct {
 	code      int        // the final exit code, once the loop ended
 	codeSet   bool
 
-	errorCtor      *goja.Object // the realm's original Error constructor
-	process        *goja.Object // nil until first used (proc)
-	queueMicrotask goja.Value   // the realm's own queueMicrotask, for process.nextTick
-	nextTick       goja.Value   // process.nextTick (lib/ticks.js), made before process
+	errorCtor      *goja.Object      // the realm's original Error constructor
+	process        *goja.Object      // nil until first used (proc)
+	queueMicrotask goja.Value        // the realm's own queueMicrotask, for process.nextTick
+	webMicrotask   func() goja.Value // makes one, when it is made on first use (timers.go)
+	nextTick       goja.Value        // process.nextTick (lib/ticks.js), made before process
 	parentPort     *parentPort
 	threads        *goja.Object            // the worker_threads exports, made on first require
 	modules        map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
@@ -87,7 +88,7 @@ var webGlobals = [...]string{"self", "postMessage", "close", "onmessage", "onmes
 //go:embed lib/timers.js
 var timersJS string
 
-// timersSource wraps a realm's timers so that they return Node's Timeout and Immediate objects.
+// timersSource makes the maker of a realm's Node timers, which return Node's Timeout and Immediate objects (timers.go).
 var timersSource = jsutil.NewSource("node:internal/timers", timersJS)
 
 // Setup installs Node's globals in w's realm (core.Extension). It runs on w's goroutine, before the script.
@@ -115,13 +116,15 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
 		return goja.Undefined()
 	})
-	bind, err := timersSource.Call(rt, g, setRef, n.asyncContextNatives(rt))
+	clearTimer := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		n.w.ClearTimer(c.Argument(0).ToInteger())
+		return goja.Undefined()
+	})
+	tm, err := timersSource.Call(rt, setRef, clearTimer, n.asyncContextNatives(rt))
 	if err != nil {
 		return err
 	}
-	n.bind = bind
-	// The queueMicrotask process.nextTick schedules with is the realm's own, taken before the program runs.
-	n.queueMicrotask = g.Get("queueMicrotask")
+	n.installTimers(rt, tm.(*goja.Object))
 	if err := n.installTicks(rt); err != nil { // process.go: the tick queue now, process on first use
 		return err
 	}

@@ -352,3 +352,18 @@ func Settle(rt *goja.Runtime, o *goja.Object, names ...string) bool {
 	}
 	return true
 }
+
+// Pending reports whether name is a lazy property of o that its template has not made yet: no script has touched
+// it, so what makes it may still change. False if the probe failed or o is not templated. Only on the goroutine
+// that owns o's runtime.
+func Pending(o *goja.Object, name string) bool {
+	if LazyProps() != nil || o == nil || implType(o) != lp.templated {
+		return false
+	}
+	data := selfOf(o).data
+	if _, made := (*(*map[unistring.String]goja.Value)(unsafe.Add(data, lp.valOff)))[unistring.NewFromString(name)]; made {
+		return false
+	}
+	_, ok := lazyFactory(*(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff)), name)
+	return ok
+}

@@ -60,6 +60,26 @@ func DefineLazyGlobal(rt *goja.Runtime, name string, value func() goja.Value) er
 	return rt.GlobalObject().DefineAccessorProperty(name, get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
 }
 
+// RedefineLazyValue re-points globalThis[name], a lazy global of DefineFunc or DefineLazyValue that nothing has
+// touched yet, to make: the global keeps its place and attributes, and make (given the value function it replaces)
+// runs on first touch instead. It returns the value function it replaced, or false, changing nothing, when the name
+// was made already or is not such a lazy global; the caller then replaces the value itself.
+func RedefineLazyValue(rt *goja.Runtime, name string, make func(prev func() goja.Value) goja.Value) (prev func() goja.Value, ok bool) {
+	tbl, _ := lazyValues.Get(rt)
+	if tbl == nil || !gojainternal.Pending(rt.GlobalObject(), name) {
+		return nil, false
+	}
+	for i := len(tbl.entries) - 1; i >= 0; i-- {
+		if e := tbl.entries[i]; e.name == name && e.data {
+			prev = e.value
+			e.value = func() goja.Value { return make(prev) }
+			tbl.entries = append(tbl.entries, e) // the factory takes a name's last entry
+			return prev, true
+		}
+	}
+	return nil, false
+}
+
 // defineLazy adds e to the realm's lazy globals; false if the global object cannot have it as a lazy property.
 func defineLazy(rt *goja.Runtime, e lazyEntry) bool {
 	tbl, ok := lazyValues.Get(rt)

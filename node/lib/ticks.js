@@ -2,10 +2,10 @@
 // exists (process is made on first use: lib/process.js takes this nextTick). Drained after every callback of the
 // loop, before its promise jobs, and again after them while ticks are left. When the queue fills outside a loop
 // callback (a preload's Setup), a microtask drains it instead. N holds the tick natives, bind (timers.js: run in the
-// async context current when bound) and queueMicrotask (the realm's own, taken before the program ran).
+// async context current when bound) and queueMicrotask (the realm's own as it
+// began, made on first use: node/timers.go).
 (function (N) {
 'use strict';
-const queueMicrotask_ = N.queueMicrotask;
 const bindCtx = N.bind;
 const ticks = [];
 let tickHead = 0;
@@ -26,7 +26,7 @@ return function nextTick(fn, ...args) {
 		// ahead of the promise jobs queued so far (the realm's first tick in an unwrapped callback).
 		const how = N.ticksScheduled();
 		if (how !== 0) {
-			queueMicrotask_(runTicks);
+			N.queueMicrotask(runTicks);
 			if (how === 2) N.hoistTicks();
 		}
 	}

@@ -1,7 +1,9 @@
 // Node-style timers (node/worker.go): setTimeout, setInterval and setImmediate return objects with ref/unref; their
 // numeric id is their primitive value, so clearTimeout takes either. Callbacks run in the async context
-// (AsyncLocalStorage) they were scheduled in; ctx gets and sets it (node/async_hooks.go).
-(function (g, setRef, ctx) {
+// (AsyncLocalStorage) they were scheduled in; ctx gets and sets it (node/async_hooks.go). It returns bind and make:
+// make(name, orig) makes Node's global name over orig, the web layer's function of that name, when a script first
+// touches the global (node/worker.go), so a realm that never uses a timer never makes them.
+(function (setRef, clearTimer, ctx) {
 'use strict';
 const defineProperty = Object.defineProperty;
 const getCtx = ctx.get, setCtx = ctx.set;
@@ -26,7 +28,7 @@ const bind = function (fn) {
 			unref() { this._ref = false; setRef(this._id, false); return this; }
 			hasRef() { return this._ref; }
 			refresh() { return this; }
-			close() { clearTimeout_(this._id); return this; }
+			close() { clearTimer(this._id); return this; }
 			[Symbol.toPrimitive]() { return this._id; }
 		};
 		Immediate = class Immediate {
@@ -37,13 +39,26 @@ const bind = function (fn) {
 			[Symbol.toPrimitive]() { return this._id; }
 		};
 	};
-	const setTimeout_ = g.setTimeout, setInterval_ = g.setInterval, setImmediate_ = g.setImmediate;
-	const clearTimeout_ = g.clearTimeout;
-	const wrap = function (name, fn) { defineProperty(fn, 'name', { value: name }); return fn; };
-	const queueMicrotask_ = g.queueMicrotask;
-	g.setTimeout = wrap('setTimeout', function (fn, ms, ...args) { if (Timeout === undefined) classes(); return new Timeout(setTimeout_(bind(fn), ms, ...args), false); });
-	g.setInterval = wrap('setInterval', function (fn, ms, ...args) { if (Timeout === undefined) classes(); return new Timeout(setInterval_(bind(fn), ms, ...args), true); });
-	g.setImmediate = wrap('setImmediate', function (fn, ...args) { if (Immediate === undefined) classes(); return new Immediate(setImmediate_(bind(fn), ...args)); });
-	g.queueMicrotask = wrap('queueMicrotask', function (fn) { return queueMicrotask_(bind(fn)); });
-	return bind;
+	const make = function (name, orig) {
+		let f;
+		switch (name) {
+		case 'setTimeout':
+			f = function (fn, ms, ...args) { if (Timeout === undefined) classes(); return new Timeout(orig(bind(fn), ms, ...args), false); };
+			break;
+		case 'setInterval':
+			f = function (fn, ms, ...args) { if (Timeout === undefined) classes(); return new Timeout(orig(bind(fn), ms, ...args), true); };
+			break;
+		case 'setImmediate':
+			f = function (fn, ...args) { if (Immediate === undefined) classes(); return new Immediate(orig(bind(fn), ...args)); };
+			break;
+		case 'queueMicrotask':
+			f = function (fn) { return orig(bind(fn)); };
+			break;
+		default:
+			throw new TypeError('jsworker: no Node timer named ' + name);
+		}
+		defineProperty(f, 'name', { value: name });
+		return f;
+	};
+	return { bind, make };
 })

@@ -139,7 +139,12 @@ func (r *Realm) API() *goja.Object {
 	if r.api != nil {
 		return r.api
 	}
-	v, err := portsSource.Call(r.rt, r.natives())
+	// ports.js's private symbols, made here so that an idle realm never makes the global Symbol constructor.
+	args := []goja.Value{r.natives()}
+	for _, name := range [...]string{"kListeners", "kHandlers", "kChanged", "kCreate", "kFast", "kEvent"} {
+		args = append(args, goja.NewSymbol(name))
+	}
+	v, err := portsSource.Call(r.rt, append(args, goja.SymToStringTag)...)
 	if err != nil {
 		panic(err)
 	}

@@ -94,7 +94,7 @@ func (n *nodeState) threadsModule() *goja.Object {
 }
 
 // lazyExports are the worker_threads exports made on first touch, after the realm's facts, in Node's order.
-var lazyExports = []string{"Worker", "MessageChannel", "MessagePort", "BroadcastChannel", "receiveMessageOnPort",
+var lazyExports = []string{"SHARE_ENV", "Worker", "MessageChannel", "MessagePort", "BroadcastChannel", "receiveMessageOnPort",
 	"markAsUntransferable", "isMarkedAsUntransferable", "moveMessagePortToContext", "setEnvironmentData",
 	"getEnvironmentData"}
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 	"github.com/jsworker/jsworker/sharedmem"
 )
@@ -75,8 +76,22 @@ func Install(rt *goja.Runtime, c Config) error {
 // non-enumerable, non-configurable): async iterables written as [Symbol.asyncIterator]() { … } (events.on, timers'
 // setInterval, a program's own) and the for await loops and async generators esbuild lowers (its helpers look the
 // symbol up at run time) then agree on one key, where both would otherwise use a different stand-in.
+//
+// A realm that has not made its Symbol constructor yet gets the symbol when it does (gojainternal.AfterMake), so
+// that one that never touches Symbol never makes it.
 func installAsyncIterator(rt *goja.Runtime, g *goja.Object) {
-	sym, ok := g.Get("Symbol").(*goja.Object)
+	if gojainternal.AfterMake(g, asyncIteratorHook, "Symbol") {
+		return
+	}
+	addAsyncIterator(g.Get("Symbol"))
+}
+
+// asyncIteratorHook adds Symbol.asyncIterator to a realm's Symbol constructor as it is made.
+var asyncIteratorHook = gojainternal.NewAfterMake(func(_ *goja.Runtime, _ string, v goja.Value) { addAsyncIterator(v) })
+
+// addAsyncIterator defines sym.asyncIterator unless sym has one.
+func addAsyncIterator(v goja.Value) {
+	sym, ok := v.(*goja.Object)
 	if !ok || sym.Get("asyncIterator") != nil && !goja.IsUndefined(sym.Get("asyncIterator")) {
 		return
 	}

@@ -13,16 +13,12 @@
 // receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
 // event object with data, as in the DOM. A listener that throws stops the dispatch and the exception is reported by
 // the realm's loop, as Node does.
-(function (N) {
+// The private symbols (kListeners … kEvent) and Symbol.toStringTag come from Go (core/realm.go), so that an idle
+// realm never makes the global Symbol constructor.
+(function (N, kListeners, kHandlers, kChanged, kCreate, kFast, kEvent, toStringTag) {
 'use strict';
-const kListeners = Symbol('kListeners');
-const kHandlers = Symbol('kHandlers');
-const kChanged = Symbol('kChanged');
-const kCreate = Symbol('kCreate');
 // kFast holds a target's only 'message' listener when it is a plain one (not
 // once, not an event handler): Go calls it directly (jsRealm.emit).
-const kFast = Symbol('kFast');
-const kEvent = Symbol('kEvent');
 const defineProperty = Object.defineProperty;
 
 // listenersOf returns t's listener lists by event type: an object without a prototype, as Node keeps them
@@ -147,7 +143,7 @@ class MessagePort extends EventEmitter {
 	}
 	[kChanged](type) { if (type === 'message') N.portListen(this, this.listenerCount('message') > 0); }
 }
-defineProperty(MessagePort.prototype, Symbol.toStringTag, { value: 'MessagePort', configurable: true });
+defineProperty(MessagePort.prototype, toStringTag, { value: 'MessagePort', configurable: true });
 
 // The parts made on first use (lazy, method). made holds what has been made.
 const made = { __proto__: null };
@@ -361,7 +357,7 @@ function lazy(name) {
 			[kChanged](type) { if (type === 'message') B.bcListen(this, this.listenerCount('message') > 0); }
 		}
 		eventTargetOf(BroadcastChannel, ['message', 'messageerror']);
-		defineProperty(BroadcastChannel.prototype, Symbol.toStringTag, { value: 'BroadcastChannel', configurable: true });
+		defineProperty(BroadcastChannel.prototype, toStringTag, { value: 'BroadcastChannel', configurable: true });
 		return (made.BroadcastChannel = BroadcastChannel);
 	}
 	case 'WebWorker': {
@@ -380,7 +376,7 @@ function lazy(name) {
 		}
 		eventTargetOf(WebWorker, ['message', 'messageerror', 'error']);
 		defineProperty(WebWorker, 'name', { value: 'Worker' });
-		defineProperty(WebWorker.prototype, Symbol.toStringTag, { value: 'Worker', configurable: true });
+		defineProperty(WebWorker.prototype, toStringTag, { value: 'Worker', configurable: true });
 		return (made.WebWorker = WebWorker);
 	}
 	// errorEvent(message, filename, lineno, colno, error) makes the ErrorEvent a web Worker's uncaught error becomes

@@ -45,7 +45,8 @@ type Prop struct {
 
 // A LazyFactory makes the lazy properties of every realm that uses it. Make them once, at package level.
 type LazyFactory struct {
-	make func(rt *goja.Runtime, name string) Prop
+	make  func(rt *goja.Runtime, name string) Prop
+	after func(rt *goja.Runtime, name string, v goja.Value) // an AfterMake hook's: nil for a factory of properties
 }
 
 // NewLazyFactory returns a factory whose properties are made by make(rt, name). make runs on rt's goroutine; it may
@@ -241,12 +242,23 @@ func derive(base unsafe.Pointer, f *LazyFactory, names []string) unsafe.Pointer 
 	}
 	for _, n := range names {
 		n := n
+		k := reflect.ValueOf(unistring.NewFromString(n))
 		fn := func(rt *goja.Runtime) goja.Value { return f.materialize(rt, n) }
-		m.SetMapIndex(reflect.ValueOf(unistring.NewFromString(n)), reflect.ValueOf(fn).Convert(lazy.factoryType))
+		if f.after != nil { // an AfterMake hook: the base's own factory, then the hook
+			orig := src.MapIndex(k).Convert(reflect.TypeFor[func(*goja.Runtime) goja.Value]()).Interface().(func(*goja.Runtime) goja.Value)
+			fn = func(rt *goja.Runtime) goja.Value {
+				v := orig(rt)
+				f.after(rt, n, unwrapProp(v))
+				return v
+			}
+		}
+		m.SetMapIndex(k, reflect.ValueOf(fn).Convert(lazy.factoryType))
 	}
 	reflect.NewAt(lazy.propsType, unsafe.Add(d.UnsafePointer(), lazy.propsOff)).Elem().Set(m)
-	pn := (*[]unistring.String)(unsafe.Add(d.UnsafePointer(), lp.tmplNames))
-	*pn = appendNames(append([]unistring.String(nil), *pn...), names)
+	if f.after == nil {
+		pn := (*[]unistring.String)(unsafe.Add(d.UnsafePointer(), lp.tmplNames))
+		*pn = appendNames(append([]unistring.String(nil), *pn...), names)
+	}
 	if lp.derived == nil {
 		lp.derived = make(map[deriveKey]unsafe.Pointer)
 	}
@@ -366,4 +378,24 @@ func Pending(o *goja.Object, name string) bool {
 	}
 	_, ok := lazyFactory(*(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff)), name)
 	return ok
+}
+
+// NewAfterMake returns a hook for AfterMake: after(rt, name, v) runs each time a property it hooks is made, with
+// the value made (nil for an accessor). Make them once, at package level.
+func NewAfterMake(after func(rt *goja.Runtime, name string, v goja.Value)) *LazyFactory {
+	return &LazyFactory{after: after}
+}
+
+// AfterMake arranges for h (NewAfterMake) to run right after o's template makes name, a property it has not made yet
+// (Pending): what a script then first sees has been through h, and a realm that never touches name never runs it.
+// False, changing nothing, when name is not pending or the probe failed; the caller then does h's work now. Only on
+// the goroutine that owns o's runtime.
+func AfterMake(o *goja.Object, h *LazyFactory, name string) bool {
+	if h == nil || h.after == nil || LazyGuard() != nil || !Pending(o, name) {
+		return false
+	}
+	data := selfOf(o).data
+	cur := (*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff))
+	*cur = derive(*cur, h, []string{name})
+	return true
 }

@@ -4,9 +4,10 @@
 'use strict';
 const EventEmitter = core.EventEmitter;
 const defineProperty = Object.defineProperty;
-const kThreadId = Symbol('kThreadId');
-const kLimits = Symbol('kLimits');
-const SHARE_ENV = Symbol.for('nodejs.worker_threads.SHARE_ENV');
+// The Worker's private symbols are made with the class (makeWorker), SHARE_ENV on first touch (a lazy export, from
+// the global registry: Symbol.for gives every realm the same one), so an idle realm never makes Symbol.
+let kThreadId, kLimits;
+const shareEnvSymbol = () => Symbol.for('nodejs.worker_threads.SHARE_ENV');
 
 // environmentData (the Map of setEnvironmentData) is made on first use: env() returns it.
 let environmentData;
@@ -20,6 +21,8 @@ function WorkerClass() {
 }
 
 function makeWorker() {
+	kThreadId = Symbol('kThreadId');
+	kLimits = Symbol('kLimits');
 	const workerPost = core.lazy('workerPost'), workerRef = core.lazy('workerRef');
 	// A Worker's listeners run in the async context (AsyncLocalStorage) the Worker was made in, as in Node: while a
 	// context is set, each listener is registered as a wrapper that enters it (kWrappers maps listener -> wrapper).
@@ -54,7 +57,7 @@ function makeWorker() {
 			if (options === null || typeof options !== 'object') {
 				throw new TypeError('The "options" argument must be of type object.');
 			}
-			const shareEnv = options.env === SHARE_ENV;
+			const shareEnv = options.env === shareEnvSymbol();
 			if (!shareEnv && options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
 				throw new TypeError('The "options.env" property must be of type object.');
 			}
@@ -125,13 +128,13 @@ function makeModule(info) {
 		workerData: info.workerData,
 		threadId: info.threadId,
 		resourceLimits: info.resourceLimits,
-		SHARE_ENV: SHARE_ENV,
 	};
 }
 
 // exportOf makes the export name (one of node/threads.go's lazyExports).
 function exportOf(name) {
 	switch (name) {
+	case 'SHARE_ENV': return shareEnvSymbol();
 	case 'Worker': return WorkerClass();
 	case 'MessageChannel': return core.lazy('MessageChannel');
 	case 'MessagePort': return core.MessagePort;

@@ -38,3 +38,31 @@ process.nextTick(() => {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
 }
+
+// TestSymbol_MadeOnFirstTouch checks that an idle Node realm (ports.js, worker_threads and the timers loaded) has
+// not made the global Symbol constructor, and that when a script makes it, it has Symbol.asyncIterator as before
+// (web.installAsyncIterator): a symbol, non-writable, non-enumerable, non-configurable, one per realm.
+func TestSymbol_MadeOnFirstTouch(t *testing.T) {
+	const src = `
+const { parentPort } = require('worker_threads');
+const before = pending('Symbol');
+const d = Object.getOwnPropertyDescriptor(Symbol, 'asyncIterator');
+const it = { [Symbol.asyncIterator]() { return 'it'; } };
+(async () => {
+	const got = [it[d.value](), d.value === Symbol.asyncIterator];
+	console.log(JSON.stringify({ before, after: pending('Symbol'), type: typeof d.value, s: String(d.value),
+		attrs: [d.writable, d.enumerable, d.configurable], got, share: typeof require('worker_threads').SHARE_ENV }));
+})();
+`
+	code, out, errOut := runProgramOpts(t, src, core.Options{Setup: func(w *core.Worker, rt *goja.Runtime) error {
+		return rt.Set("pending", func(name string) bool { return gojainternal.Pending(rt.GlobalObject(), name) })
+	}})
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	want := `{"before":true,"after":false,"type":"symbol","s":"Symbol(Symbol.asyncIterator)",` +
+		`"attrs":[false,false,false],"got":["it",true],"share":"symbol"}` + "\n"
+	if out != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+}

@@ -114,9 +114,10 @@ func (in *instrumenter) writeBack(idx file.Idx, e ast.Expression, locals []local
 // made). The locals passed are the parameters and vars. A body that is one
 // statement and its hook runs the try only while the flag is on (unguarded);
 // in both forms the function reads the flag at entry from the depth guard's
-// call (entryFlag), not from the global onName.
-func (in *instrumenter) guard(body *ast.BlockStatement) {
-	if body == nil || in.fn == nil {
+// call (entryFlag), not from the global onName. A body that redeclares a
+// parameter (an early error) is left as it is (redeclaresParam).
+func (in *instrumenter) guard(body *ast.BlockStatement, pl *ast.ParameterList) {
+	if body == nil || in.fn == nil || redeclaresParam(pl, body.List) {
 		return
 	}
 	start := 0

@@ -113,11 +113,11 @@ func (in *instrumenter) walk(n ast.Node) {
 			in.throw(n)
 		}
 	case *ast.FunctionLiteral:
-		in.guard(n.Body)
+		in.guard(n.Body, n.ParameterList)
 		finishFunction(in.fn, &n.DeclarationList, n)
 	case *ast.ArrowFunctionLiteral:
 		if body, ok := n.Body.(*ast.BlockStatement); ok {
-			in.guard(body)
+			in.guard(body, n.ParameterList)
 		} else if eb, ok := n.Body.(*ast.ExpressionBody); ok && eb.Expression != nil {
 			in.concise(n, eb.Expression)
 		}

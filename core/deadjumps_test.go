@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
-
-	"github.com/jsworker/jsworker/core"
 )
 
 // deadJumps are classic scripts of issue 16 (goja compiled a break or continue in code it knows is dead into the
@@ -31,17 +29,7 @@ var deadJumps = []struct{ src, want string }{
 func TestDeadJumpsRunLikeNode(t *testing.T) {
 	for _, inspectable := range []bool{false, true} {
 		t.Run("inspectable="+strconv.FormatBool(inspectable), func(t *testing.T) {
-			rt, err := core.NewHostRealm(core.HostRealmOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := core.HostRealmOf(rt)
-			defer core.HostLoopOf(rt).Close()
-			if inspectable {
-				if err := h.SetInspectable(true); err != nil {
-					t.Fatal(err)
-				}
-			}
+			_, h := hostRealmFor(t, inspectable)
 			for i, c := range deadJumps {
 				v, err := h.RunScript("dead"+strconv.Itoa(i)+".js", c.src)
 				if err != nil {

@@ -24,18 +24,8 @@ const panicSource = "function e,b,p={f r)on* take(it, n) { for (const v of it) {
 func TestParserPanicIsASyntaxError(t *testing.T) {
 	for _, inspectable := range []bool{false, true} {
 		t.Run("inspectable="+strconv.FormatBool(inspectable), func(t *testing.T) {
-			rt, err := core.NewHostRealm(core.HostRealmOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			h := core.HostRealmOf(rt)
-			defer core.HostLoopOf(rt).Close()
-			if inspectable {
-				if err := h.SetInspectable(true); err != nil {
-					t.Fatal(err)
-				}
-			}
-			_, err = h.RunScript("panic.js", panicSource)
+			rt, h := hostRealmFor(t, inspectable)
+			_, err := h.RunScript("panic.js", panicSource)
 			var ex *goja.Exception
 			if !errors.As(err, &ex) {
 				t.Fatalf("RunScript: %T %v, want a *goja.Exception", err, err)
@@ -104,4 +94,22 @@ func webWorkerAnswer(t *testing.T, file string) string {
 		}
 	}
 	return rt.Get("got").String()
+}
+
+// hostRealmFor makes a host realm, inspectable (scripts compiled by the debugger's instrumenter) or plain, whose
+// loop is closed when the test ends.
+func hostRealmFor(t *testing.T, inspectable bool) (*goja.Runtime, *core.HostRealm) {
+	t.Helper()
+	rt, err := core.NewHostRealm(core.HostRealmOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { core.HostLoopOf(rt).Close() })
+	h := core.HostRealmOf(rt)
+	if inspectable {
+		if err := h.SetInspectable(true); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return rt, h
 }

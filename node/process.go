@@ -23,34 +23,6 @@ var processJS string
 // processSource makes a realm's process object.
 var processSource = jsutil.NewSource("node:internal/process", processJS)
 
-//go:embed lib/ticks.js
-var ticksJS string
-
-// ticksSource makes a realm's process.nextTick and its queue (ticks.go), before process itself.
-var ticksSource = jsutil.NewSource("node:internal/ticks", ticksJS)
-
-// installTicks makes the realm's tick queue and process.nextTick (n.nextTick), as the realm is set up: the
-// queue and the loop's wrapped callbacks (RunCallback) work the same whether or not process was ever made.
-func (n *nodeState) installTicks(rt *goja.Runtime) error {
-	natives := rt.NewObject()
-	tickFuncs.Define(rt, natives)
-	_ = natives.Set("bind", n.bind)
-	n.tickMicrotask(natives) // timers.go
-	v, err := ticksSource.Call(rt, natives)
-	if err != nil {
-		return err
-	}
-	n.nextTick = v
-	return nil
-}
-
-// tickFuncs are the tick queue's natives, each made when ticks.js first calls it.
-var tickFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
-	if n, _ := stateKey.Get(rt); n != nil {
-		n.tickNatives(def)
-	}
-})
-
 // installProcessGlobal defines globalThis.process as Node does: an accessor (not enumerable, configurable) whose
 // setter replaces what the getter returns. The process object is made on the first read (proc), so a worker that
 // never touches it does not pay for it.
@@ -166,8 +138,12 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 		jsutil.DefineFunc(rt, natives, name, length, fn)
 	}
 	n.processNatives(def)
-	n.processExtraNatives(def) // process_events.go
-	natives.Set("nextTick", n.nextTick)
+	n.processExtraNatives(def)     // process_events.go
+	nextTick, err := n.tickQueue() // ticks.go
+	if err != nil {
+		return nil, err
+	}
+	natives.Set("nextTick", nextTick)
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

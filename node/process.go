@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
@@ -25,20 +26,39 @@ var processSource = jsutil.NewSource("node:internal/process", processJS)
 
 // installProcessGlobal defines globalThis.process as Node does: an accessor (not enumerable, configurable) whose
 // setter replaces what the getter returns. The process object is made on the first read (proc), so a worker that
-// never touches it does not pay for it.
+// never touches it does not pay for it; the accessor's two functions are made on the first touch of the property
+// (a lazy property of the global object, processGlobal), where that is available.
 func (n *nodeState) installProcessGlobal(rt *goja.Runtime) error {
-	var replaced goja.Value
-	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-		if replaced != nil {
-			return replaced
+	if gojainternal.DefineLazy(rt.GlobalObject(), processGlobal, "process") {
+		return nil
+	}
+	get, set := n.processAccessor(rt)
+	return rt.GlobalObject().DefineAccessorProperty("process", get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// processGlobal makes globalThis.process's accessor on first touch.
+var processGlobal = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	n, _ := stateKey.Get(rt)
+	if n == nil { // the realm's state was dropped (the realm ended): nothing to make
+		return gojainternal.Prop{Value: goja.Undefined(), Writable: true, Configurable: true}
+	}
+	get, set := n.processAccessor(rt)
+	return gojainternal.Prop{Accessor: true, Getter: get, Setter: set, Configurable: true}
+})
+
+// processAccessor returns the getter and setter of globalThis.process.
+func (n *nodeState) processAccessor(rt *goja.Runtime) (get, set goja.Value) {
+	get = rt.ToValue(func(goja.FunctionCall) goja.Value {
+		if n.procReplaced != nil {
+			return n.procReplaced
 		}
 		return n.proc()
 	})
-	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		replaced = c.Argument(0)
+	set = rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		n.procReplaced = c.Argument(0)
 		return goja.Undefined()
 	})
-	return rt.GlobalObject().DefineAccessorProperty("process", get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return get, set
 }
 
 // NodeVersion is what process.version says in the main program and in

@@ -51,10 +51,11 @@ var cjsGlobals = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string)
 
 // cjsState is the nodeState's part for the entry script's CommonJS globals.
 type cjsState struct {
-	module, exports, require *goja.Object // made together, on first touch of a global of cjsNames
-	req                      *goja.Object // the module map's require for the entry, made on first need (mapRequire)
-	used                     bool         // require was called, or its resolve or cache read
-	mainSet                  bool         // the entry is the module map's main (syncMain)
+	module, require *goja.Object // made together, on first touch of a global of cjsNames
+	exports         *goja.Object // made on first touch of the global or module.exports
+	req             *goja.Object // the module map's require for the entry, made on first need (mapRequire)
+	used            bool         // require was called, or its resolve or cache read
+	mainSet         bool         // the entry is the module map's main (syncMain)
 }
 
 // cjsGlobal returns the value of the CommonJS global name.
@@ -77,7 +78,44 @@ func (n *nodeState) cjsGlobal(name string) goja.Value {
 	case "module":
 		return c.module
 	}
-	return c.exports
+	return n.cjsExports()
+}
+
+// moduleNames are the entry's module object's own properties before require, in order: each made on first touch
+// (moduleProps), ordinary data properties as module.Set makes them.
+var moduleNames = [...]string{"exports", "id", "filename", "loaded", "children", "paths"}
+
+// moduleProps makes the properties of moduleNames on first touch.
+var moduleProps = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	v := goja.Value(goja.Undefined())
+	if n, _ := stateKey.Get(rt); n != nil && n.cjs != nil { // nil: the realm ended, nothing to make
+		v = n.moduleProp(name)
+	}
+	return gojainternal.Prop{Value: v, Writable: true, Enumerable: true, Configurable: true}
+})
+
+// moduleProp returns the initial value of the entry's module.name.
+func (n *nodeState) moduleProp(name string) goja.Value {
+	rt := n.r.Runtime()
+	switch name {
+	case "exports":
+		return n.cjsExports()
+	case "id":
+		return rt.ToValue(".")
+	case "filename":
+		return rt.ToValue(n.filename)
+	case "loaded":
+		return rt.ToValue(false)
+	}
+	return rt.NewArray() // children, paths
+}
+
+// cjsExports returns the entry's exports object (the global exports, module.exports as it began), made once.
+func (n *nodeState) cjsExports() *goja.Object {
+	if n.cjs.exports == nil {
+		n.cjs.exports = n.r.Runtime().NewObject()
+	}
+	return n.cjs.exports
 }
 
 // cjsObjects makes the entry script's module, exports and require, once.
@@ -88,14 +126,12 @@ func (n *nodeState) cjsObjects() *cjsState {
 	}
 	rt := n.r.Runtime()
 	module := rt.NewObject()
-	exports := rt.NewObject()
-	module.Set("exports", exports)
-	module.Set("id", ".")
-	module.Set("filename", n.filename)
-	module.Set("loaded", false)
-	module.Set("children", rt.NewArray())
-	module.Set("paths", rt.NewArray())
-	c.module, c.exports = module, exports
+	c.module = module
+	if !gojainternal.DefineLazy(module, moduleProps, moduleNames[:]...) {
+		for _, name := range moduleNames {
+			module.Set(name, n.moduleProp(name))
+		}
+	}
 	// require itself is a small forwarder, so that the module map is made only when a program requires
 	// something other than a built-in module; its resolve, cache and main are the real require's. Builtin through
 	// an interface, as newModuleRealm does: the built-in table's entry for "module" leads here.

@@ -59,6 +59,7 @@ type nodeState struct {
 
 	errorCtor      *goja.Object      // the realm's original Error constructor
 	process        *goja.Object      // nil until first used (proc)
+	procReplaced   goja.Value        // what the program assigned to globalThis.process, nil if nothing
 	queueMicrotask goja.Value        // the realm's own queueMicrotask, for process.nextTick
 	webMicrotask   func() goja.Value // makes one, when it is made on first use (timers.go)
 	nextTick       goja.Value        // process.nextTick (lib/ticks.js), made before process

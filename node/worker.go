@@ -74,7 +74,7 @@ type nodeState struct {
 
 	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache
-	builtinNames []string          // builtinNames(), for the module "module"
+	builtinNames []string          // builtinNames() (the process's one list: read only), for the module "module"
 	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
 	cjs          *cjsState         // the entry script's require, module and exports (require.go); nil for moduleEntry
 	ticks        tickState         // process.nextTick's queue (ticks.go)

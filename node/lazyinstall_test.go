@@ -122,6 +122,28 @@ console.log(dep.main === module, r.main === module, require.cache[__filename] ==
 	}
 }
 
+// TestLazyInstall_RequireInWorker: a worker's require answers built-ins first and makes its own module map for
+// its first file, with the worker's file as the main module, as before and as in Node.
+func TestLazyInstall_RequireInWorker(t *testing.T) {
+	files := map[string]string{
+		"dep.js": "module.exports = { v: 42, main: require.main };",
+		"w.js": `const { parentPort } = require('worker_threads');
+const fs = require('fs');
+const dep = require('./dep.js');
+parentPort.postMessage([dep.v, dep.main === module, require.main === module, require.cache[__filename] === module,
+	require.resolve('node:fs'), typeof fs.readFileSync, Object.keys(require.cache).map((k) => k.split('/').pop()).join()].join(' '));`,
+	}
+	code, out, errOut := runProgramIn(t, files, `
+const { Worker } = require('worker_threads');
+const w = new Worker(require('path').join(__dirname, 'w.js'));
+w.on('message', (m) => { console.log(m); w.terminate(); });
+`)
+	want := "42 true true true node:fs function w.js,dep.js\n"
+	if code != 0 || out != want || errOut != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+}
+
 // TestLazyInstall_TickQueueMadeLate: the tick queue is made with process; a realm that first touches process in
 // a later callback (a timer of the main program, a worker's first message) still runs its ticks before the
 // promise jobs that callback queued, as Node does.

@@ -18,7 +18,7 @@ import (
 // tickState is the nodeState's part for process.nextTick.
 type tickState struct {
 	runCallback goja.Callable // lib/tickrun.js's runCallback(runner), made with the realm
-	runner      *goja.Object  // runCallback's N: runLoopCallback, and ticks (runTicks) once the queue is made
+	runner      *goja.Object  // runCallback's N: the runLoopCallback native, with ticks (runTicks) once the queue is made
 	runTicks    goja.Callable // drains the tick queue; a tick that throws leaves the rest queued; nil until the queue is made
 	current     func() error  // the callback runLoopCallback runs
 	currentErr  error         // what it returned
@@ -56,17 +56,18 @@ func (n *nodeState) installTicks(rt *goja.Runtime) error {
 	if !ok {
 		return errors.New("jsworker: lib/tickrun.js does not evaluate to a function")
 	}
-	runner := rt.NewObject()
 	// runLoopCallback runs the callback RunCallback was given and reports whether it succeeded and the tick queue
-	// is to be drained (it exists).
-	_ = runner.Set("runLoopCallback", jsutil.NewFunc(rt, "runLoopCallback", 0, func(goja.FunctionCall) goja.Value {
+	// is to be drained (it exists). It is runCallback's N too (N.runLoopCallback is itself, N.ticks the queue's
+	// runTicks once made): no object of its own, and scripts never see either.
+	runner := jsutil.NewFunc(rt, "runLoopCallback", 0, func(goja.FunctionCall) goja.Value {
 		fn := n.ticks.current
 		n.ticks.current = nil
 		if fn != nil {
 			n.ticks.currentErr = fn()
 		}
 		return n.r.Runtime().ToValue(n.ticks.currentErr == nil && n.ticks.runTicks != nil)
-	}))
+	})
+	_ = runner.Set("runLoopCallback", runner)
 	n.ticks.runCallback, n.ticks.runner = rc, runner
 	return nil
 }

@@ -1,6 +1,6 @@
 // The loop's wrapped callback (node/ticks.go, RunCallback): runCallback(N) runs the callback the loop was given
-// (N.runLoopCallback, a native) inside this JavaScript call, so that goja runs no promise job before it returns,
-// and then drains the tick queue (N.ticks, lib/ticks.js's runTicks) before them, as Node orders it. It is made
+// (N.runLoopCallback, a native, N itself) inside this JavaScript call, so that goja runs no promise job before it
+// returns, then drains the tick queue (N.ticks, lib/ticks.js's runTicks) before them, as Node orders it. It is made
 // with the realm, before the program runs; the tick queue itself is made with process (the only way to queue a
 // tick, perhaps during the callback), and until then N.runLoopCallback answers false, so nothing is drained.
 //

@@ -62,7 +62,7 @@ type nodeState struct {
 	procReplaced   goja.Value        // what the program assigned to globalThis.process, nil if nothing
 	queueMicrotask goja.Value        // the realm's own queueMicrotask, for process.nextTick
 	webMicrotask   func() goja.Value // makes one, when it is made on first use (timers.go)
-	nextTick       goja.Value        // process.nextTick (lib/ticks.js), made before process
+	nextTick       goja.Value        // process.nextTick (lib/ticks.js), made with process (tickQueue)
 	parentPort     *parentPort
 	threads        *goja.Object            // the worker_threads exports, made on first require
 	modules        map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
@@ -74,7 +74,7 @@ type nodeState struct {
 
 	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache
-	builtinNames []string          // builtinNames() (the process's one list: read only), for the module "module"
+	builtinNames []string          // builtinNames(), for the module "module"
 	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
 	cjs          *cjsState         // the entry script's require, module and exports (require.go); nil for moduleEntry
 	ticks        tickState         // process.nextTick's queue (ticks.go)

@@ -32,7 +32,7 @@ const names1 = Object.getOwnPropertyNames(globalThis);
 const tail = names1.slice(names1.indexOf('global')).join();
 const then = ['Buffer', 'atob', 'module'].map((k) => d(globalThis, k));
 const out = [names0 === names1.join(), same, tail, Object.keys(globalThis).join(), first.join('; '), then.join('; '),
-	Object.getOwnPropertyNames(process).slice(0, 20).join(), Object.keys(module).join(), Object.getOwnPropertyNames(require).join()].join('\n');
+	Object.getOwnPropertyNames(process).join(), Object.keys(module).join(), Object.getOwnPropertyNames(require).join()].join('\n');
 `
 
 // globalsSeen is what globalsProbe prints, in the main program and in an eval worker alike (it was the same before
@@ -47,7 +47,8 @@ var globalsSeen = strings.Join([]string{
 		"__dirname:undefined undefined string true true true; process:function function -  false true; " +
 		"Buffer:function function -  false true; atob:function function -  false true",
 	"Buffer:undefined undefined function true false true; atob:function function -  false true; module:undefined undefined object true true true",
-	"title,version,versions,platform,arch,pid,ppid,argv,argv0,execArgv,execPath,env,release,config,features,exit,exitCode,memoryUsage,hrtime,nextTick",
+	"title,version,versions,platform,arch,pid,ppid,argv,argv0,execArgv,execPath,env,release,config," +
+		"features,exit,exitCode,memoryUsage,hrtime,nextTick,cwd,uptime,stdout,stderr,emitWarning,noDeprecation,throwDeprecation,cpuUsage,resourceUsage,chdir,setUncaughtExceptionCaptureCallback,hasUncaughtExceptionCaptureCallback,binding",
 	"exports,id,filename,loaded,children,paths,require",
 	"length,name,resolve,cache,main",
 }, "\n") + "\n"

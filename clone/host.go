@@ -52,10 +52,12 @@ type HostKind struct {
 	Read func(fields []goja.Value, data []byte) (*goja.Object, error)
 }
 
-// hostKinds are a realm's kinds, by prototype and by name.
+// hostKinds are a realm's kinds, by prototype and by name; or, until they are first needed, the function that
+// gives them (SetReadHostKinds: kinds without prototypes, which only Deserialize needs).
 type hostKinds struct {
 	byProto map[*goja.Object]*HostKind
 	byName  map[string]*HostKind
+	pending func() []HostKind
 }
 
 var hostKey = realmdata.NewKey[*hostKinds]("clone.hostKinds")
@@ -72,6 +74,23 @@ func SetHostKinds(rt *goja.Runtime, kinds ...HostKind) {
 		hostKey.Delete(rt)
 		return
 	}
+	hostKey.Set(rt, newHostKinds(kinds))
+}
+
+// SetReadHostKinds gives rt host kinds it can only read (replacing any it
+// had): kinds none of which has a Proto yet, whose classes the realm has not
+// made, so that it has no such objects to write. They are asked for the
+// first time Deserialize meets a host object, so a realm that never
+// receives one never makes them; Serialize clones as a realm without host
+// kinds does. kinds runs on the goroutine that owns rt, once (until the
+// next SetHostKinds or SetReadHostKinds); it panics as SetHostKinds does
+// for an invalid kind, or for one with a Proto.
+func SetReadHostKinds(rt *goja.Runtime, kinds func() []HostKind) {
+	hostKey.Set(rt, &hostKinds{pending: kinds})
+}
+
+// newHostKinds indexes kinds, or panics for an invalid one.
+func newHostKinds(kinds []HostKind) *hostKinds {
 	h := &hostKinds{byProto: make(map[*goja.Object]*HostKind), byName: make(map[string]*HostKind)}
 	for i := range kinds {
 		k := kinds[i]
@@ -86,7 +105,19 @@ func SetHostKinds(rt *goja.Runtime, kinds ...HostKind) {
 			h.byProto[k.Proto] = &k
 		}
 	}
-	hostKey.Set(rt, h)
+	return h
+}
+
+// ready makes the kinds of SetReadHostKinds, the first time they are needed.
+func (h *hostKinds) ready() *hostKinds {
+	if h.pending != nil {
+		made := newHostKinds(h.pending())
+		if len(made.byProto) > 0 {
+			panic("clone: a kind given to SetReadHostKinds has a prototype")
+		}
+		h.byProto, h.byName, h.pending = made.byProto, made.byName, nil
+	}
+	return h
 }
 
 func isASCII(s string) bool {
@@ -185,7 +216,7 @@ func (d *decoder) readHost() (goja.Value, error) {
 	d.pos += size
 	var k *HostKind
 	if h, ok := hostKey.Get(d.rt); ok {
-		k = h.byName[name]
+		k = h.ready().byName[name]
 	}
 	if k == nil {
 		return nil, &DataCloneError{Message: name + " objects cannot be deserialized in this realm (it has no " + name + " class)."}

@@ -113,3 +113,66 @@ func TestDataCloneErrorHook(t *testing.T) {
 	_, err := clone.Serialize(rt, run(t, rt, `(function f() {})`), clone.Options{})
 	check(t, rt, clone.JSError(rt, err), `v instanceof DOMExc && v.name === "DataCloneError" && /could not be cloned/.test(v.message)`)
 }
+
+// TestReadHostKinds: SetReadHostKinds' kinds are asked for once, when the realm first reads a host object; a
+// realm that only writes, or reads no host object, never asks; they must not have a prototype.
+func TestReadHostKinds(t *testing.T) {
+	src, dst := goja.New(), goja.New()
+	defer clone.SetHostKinds(src)
+	defer clone.SetHostKinds(dst)
+	pointKinds(t, src)
+	run(t, dst, `class Point { constructor(x, y, tag) { this.x = x; this.y = y; this.tag = tag; } }; globalThis.Point = Point;`)
+	ctor, _ := goja.AssertConstructor(run(t, dst, `Point`))
+	asked := 0
+	clone.SetReadHostKinds(dst, func() []clone.HostKind {
+		asked++
+		return []clone.HostKind{{Name: "Point", Read: func(f []goja.Value, data []byte) (*goja.Object, error) {
+			return ctor(nil, f[0], f[1], dst.ToValue(string(data)))
+		}}}
+	})
+	// dst writes as a realm without kinds: its own Point is an ordinary object to it.
+	f, err := clone.Serialize(dst, run(t, dst, `({a: 1, list: [2, {b: 3}], p: new Point(1, 2, "")})`), clone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := clone.Deserialize(dst, f); err != nil {
+		t.Fatal(err)
+	}
+	if asked != 0 {
+		t.Fatalf("kinds asked for %d times with no host object read, want 0", asked)
+	}
+	for i := 0; i < 2; i++ {
+		f, err = clone.Serialize(src, run(t, src, `({p: new Point(1, "two", "t")})`), clone.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := clone.Deserialize(dst, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, dst, v, `v.p instanceof Point && v.p.x === 1 && v.p.y === "two" && v.p.tag === "t"`)
+	}
+	if asked != 1 {
+		t.Fatalf("kinds asked for %d times, want once", asked)
+	}
+	bad := goja.New()
+	defer clone.SetHostKinds(bad)
+	proto := bad.NewObject()
+	clone.SetReadHostKinds(bad, func() []clone.HostKind {
+		return []clone.HostKind{{Name: "Point", Proto: proto, Write: func(*goja.Object) ([]goja.Value, []byte, bool) { return nil, nil, false },
+			Read: func([]goja.Value, []byte) (*goja.Object, error) { return nil, nil }}}
+	})
+	f, err = clone.Serialize(src, run(t, src, `new Point(1, 2, "")`), clone.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Release()
+	func() {
+		defer func() {
+			if x := recover(); x == nil || !strings.Contains(x.(string), "prototype") {
+				t.Errorf("a read kind with a prototype: recovered %v, want a panic naming the prototype", x)
+			}
+		}()
+		_, _ = clone.Deserialize(bad, f)
+	}()
+}

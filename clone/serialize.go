@@ -70,7 +70,7 @@ func serialize(rt *goja.Runtime, v goja.Value, maxBytes int, tl *transferList) (
 	if h := messagePorts(); h != nil {
 		e.isPort = h.Ports(rt)
 	}
-	if h, ok := hostKey.Get(rt); ok {
+	if h, ok := hostKey.Get(rt); ok && h.pending == nil { // pending: SetReadHostKinds' kinds, none to write
 		e.hosts = h
 	}
 	e.limit = math.MaxInt

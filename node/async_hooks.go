@@ -55,12 +55,17 @@ func (n *nodeState) asyncContextNatives(rt *goja.Runtime) *goja.Object {
 		return n.ctxNatives
 	}
 	o := rt.NewObject()
-	asyncHooksNatives(n, func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
-		jsutil.DefineFunc(rt, o, name, length, fn)
-	})
+	asyncContextFuncs.Define(rt, o)
 	n.ctxNatives = o
 	return o
 }
+
+// asyncContextFuncs are asyncContextNatives' functions, each made when a library source first reads it.
+var asyncContextFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
+	if n, _ := stateKey.Get(rt); n != nil {
+		asyncHooksNatives(n, def)
+	}
+})
 
 // asyncHooksNatives are async_hooks.js's natives: get and set the realm's async context.
 func asyncHooksNatives(n *nodeState, def func(string, int, func(goja.FunctionCall) goja.Value)) {

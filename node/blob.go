@@ -103,6 +103,16 @@ func globalsNatives(n *nodeState, def func(string, int, func(goja.FunctionCall) 
 // setHostKinds teaches structured clone the realm's Blob, File and DOMException. A kind whose module has not
 // loaded has no prototype yet: reading one loads the module.
 func (n *nodeState) setHostKinds() {
+	if n.hk.blobProto == nil && n.hk.fileProto == nil && n.hk.domProto == nil {
+		// No class made yet, so nothing to write: the kinds are made when the realm first reads a host object.
+		clone.SetReadHostKinds(n.r.Runtime(), n.hostKinds)
+		return
+	}
+	clone.SetHostKinds(n.r.Runtime(), n.hostKinds()...)
+}
+
+// hostKinds are the realm's Blob, File and DOMException clone kinds, with the prototypes of the modules loaded so far.
+func (n *nodeState) hostKinds() []clone.HostKind {
 	rt := n.r.Runtime()
 	state := func(fn *goja.Callable) func(o *goja.Object) ([]goja.Value, bool) {
 		return func(o *goja.Object) ([]goja.Value, bool) {
@@ -183,7 +193,7 @@ func (n *nodeState) setHostKinds() {
 	if dom.Proto == nil {
 		dom.Write = nil
 	}
-	clone.SetHostKinds(rt, blob, file, dom)
+	return []clone.HostKind{blob, file, dom}
 }
 
 // installHostKinds gives the realm its clone kinds and makes the clone's DataCloneError a DOMException.

@@ -3,6 +3,7 @@ package node
 import (
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/jsutil"
@@ -54,8 +55,11 @@ var builtinParts = map[string][2]string{
 	"fs/promises":     {"fs", "promises"},
 }
 
-// builtinNames returns the names of the built-in modules a script may require, sorted (internal/… ones are not).
-func builtinNames() []string {
+// builtinNames returns the names of the built-in modules a script may require, sorted (internal/… ones are not):
+// one list for the process, which callers must not change.
+func builtinNames() []string { return builtinNameList() }
+
+var builtinNameList = sync.OnceValue(func() []string {
 	names := make([]string, 0, len(builtins)+len(builtinParts))
 	for name := range builtins {
 		if !isInternal(name) {
@@ -67,7 +71,7 @@ func builtinNames() []string {
 	}
 	sort.Strings(names)
 	return names
-}
+})
 
 func isInternal(name string) bool { return len(name) > 9 && name[:9] == "internal/" }
 

@@ -22,15 +22,31 @@ var nodeGlobals = [...]struct{ name, module, export string }{
 	{"crypto", "crypto", "webcrypto"},
 }
 
-// installGlobals defines the Node globals of nodeGlobals as lazy globals.
-func (n *nodeState) installGlobals(rt *goja.Runtime) error {
+// nodeGlobalNames are nodeGlobals' names, in order.
+var nodeGlobalNames = func() []string {
+	names := make([]string, len(nodeGlobals))
+	for i, g := range nodeGlobals {
+		names[i] = g.name
+	}
+	return names
+}()
+
+// nodeGlobalValues makes the value of a global of nodeGlobals on first access.
+var nodeGlobalValues = jsutil.NewLazyGlobals(func(rt *goja.Runtime, name string) goja.Value {
+	n, _ := stateKey.Get(rt)
+	if n == nil { // the realm's state was dropped (the realm ended): nothing to make
+		return goja.Undefined()
+	}
 	for _, g := range nodeGlobals {
-		g := g
-		if err := jsutil.DefineLazyGlobal(rt, g.name, func() goja.Value {
+		if g.name == name {
 			return n.mustBuiltin(g.module).Get(g.export)
-		}); err != nil {
-			return err
 		}
 	}
-	return nil
+	return goja.Undefined()
+})
+
+// installGlobals defines the Node globals of nodeGlobals as lazy globals (jsutil.DefineLazyGlobal's kind: an
+// accessor made on first touch, that settles into a data property), all from one process-wide table.
+func (n *nodeState) installGlobals(rt *goja.Runtime) error {
+	return nodeGlobalValues.Define(rt, nodeGlobalNames...)
 }

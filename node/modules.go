@@ -20,14 +20,17 @@ import (
 func (n *nodeState) ModuleRealm(opts modules.Options) *modules.Realm {
 	if n.modRealm == nil {
 		n.modRealm = n.newModuleRealm(opts)
+		n.syncMain(n.modRealm)
 	}
 	return n.modRealm
 }
 
-// moduleRealm returns the realm's module map, made on first use.
+// moduleRealm returns the realm's module map, made on first use (a require of something other than a built-in
+// module, require.resolve or require.cache, module.createRequire).
 func (n *nodeState) moduleRealm() *modules.Realm {
 	if n.modRealm == nil {
 		n.modRealm = n.newModuleRealm(modules.Options{Interrupted: n.w.Stopping})
+		n.syncMain(n.modRealm) // a program that required only built-ins so far: the entry is the map's main
 	}
 	return n.modRealm
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
 )
 
@@ -23,50 +24,41 @@ var processJS string
 // processSource makes a realm's process object.
 var processSource = jsutil.NewSource("node:internal/process", processJS)
 
-//go:embed lib/ticks.js
-var ticksJS string
-
-// ticksSource makes a realm's process.nextTick and its queue (ticks.go), before process itself.
-var ticksSource = jsutil.NewSource("node:internal/ticks", ticksJS)
-
-// installTicks makes the realm's tick queue and process.nextTick (n.nextTick), as the realm is set up: the
-// queue and the loop's wrapped callbacks (RunCallback) work the same whether or not process was ever made.
-func (n *nodeState) installTicks(rt *goja.Runtime) error {
-	natives := rt.NewObject()
-	tickFuncs.Define(rt, natives)
-	_ = natives.Set("bind", n.bind)
-	n.tickMicrotask(natives) // timers.go
-	v, err := ticksSource.Call(rt, natives)
-	if err != nil {
-		return err
-	}
-	n.nextTick = v
-	return nil
-}
-
-// tickFuncs are the tick queue's natives, each made when ticks.js first calls it.
-var tickFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
-	if n, _ := stateKey.Get(rt); n != nil {
-		n.tickNatives(def)
-	}
-})
-
 // installProcessGlobal defines globalThis.process as Node does: an accessor (not enumerable, configurable) whose
 // setter replaces what the getter returns. The process object is made on the first read (proc), so a worker that
-// never touches it does not pay for it.
+// never touches it does not pay for it; the accessor's two functions are made on the first touch of the property
+// (a lazy property of the global object, processGlobal), where that is available.
 func (n *nodeState) installProcessGlobal(rt *goja.Runtime) error {
-	var replaced goja.Value
-	get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-		if replaced != nil {
-			return replaced
+	if gojainternal.DefineLazy(rt.GlobalObject(), processGlobal, "process") {
+		return nil
+	}
+	get, set := n.processAccessor(rt)
+	return rt.GlobalObject().DefineAccessorProperty("process", get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// processGlobal makes globalThis.process's accessor on first touch.
+var processGlobal = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
+	n, _ := stateKey.Get(rt)
+	if n == nil { // the realm's state was dropped (the realm ended): nothing to make
+		return gojainternal.Prop{Value: goja.Undefined(), Writable: true, Configurable: true}
+	}
+	get, set := n.processAccessor(rt)
+	return gojainternal.Prop{Accessor: true, Getter: get, Setter: set, Configurable: true}
+})
+
+// processAccessor returns the getter and setter of globalThis.process.
+func (n *nodeState) processAccessor(rt *goja.Runtime) (get, set goja.Value) {
+	get = rt.ToValue(func(goja.FunctionCall) goja.Value {
+		if n.procReplaced != nil {
+			return n.procReplaced
 		}
 		return n.proc()
 	})
-	set := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		replaced = c.Argument(0)
+	set = rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		n.procReplaced = c.Argument(0)
 		return goja.Undefined()
 	})
-	return rt.GlobalObject().DefineAccessorProperty("process", get, set, goja.FLAG_TRUE, goja.FLAG_FALSE)
+	return get, set
 }
 
 // NodeVersion is what process.version says in the main program and in
@@ -166,8 +158,12 @@ func (n *nodeState) makeProcess() (*goja.Object, error) {
 		jsutil.DefineFunc(rt, natives, name, length, fn)
 	}
 	n.processNatives(def)
-	n.processExtraNatives(def) // process_events.go
-	natives.Set("nextTick", n.nextTick)
+	n.processExtraNatives(def)     // process_events.go
+	nextTick, err := n.tickQueue() // ticks.go
+	if err != nil {
+		return nil, err
+	}
+	natives.Set("nextTick", nextTick)
 	mk, err := processSource.Call(rt, n.r.API().Get("EventEmitter"), natives)
 	if err != nil {
 		return nil, err

@@ -9,18 +9,20 @@ import (
 // nodeTimers are the globals timers.js makes Node's, over the web layer's functions of the same names.
 var nodeTimers = [...]string{"setTimeout", "setInterval", "setImmediate", "queueMicrotask"}
 
-// installTimers makes the realm's timers Node's, from timers.js's result tm ({bind, make}): each global stays the
-// lazy global the web layer defined, re-pointed to make Node's version over the web one on first touch
-// (jsutil.RedefineLazyValue), so a realm that never uses a timer makes none of them. The tick queue's
-// queueMicrotask (n.queueMicrotask) is Node's over the web one as the realm began, whatever the program later does
-// to the global. Where the globals are not lazy, they are replaced now, as before.
-func (n *nodeState) installTimers(rt *goja.Runtime, tm *goja.Object) {
-	n.bind = tm.Get("bind")
-	mk, _ := goja.AssertFunction(tm.Get("make"))
+// installTimers makes the realm's timers Node's, from timers.js's make (timersLib): each global stays the lazy
+// global the web layer defined, re-pointed to make Node's version over the web one on first touch
+// (jsutil.RedefineLazyValue), so a realm that never uses a timer makes none of them, nor runs timers.js. The tick
+// queue's queueMicrotask (n.queueMicrotask) is Node's over the web one as the realm began, whatever the program
+// later does to the global. Where the globals are not lazy, they are replaced now, as before.
+func (n *nodeState) installTimers(rt *goja.Runtime) {
 	make := func(name string, orig goja.Value) goja.Value {
+		mk, _ := goja.AssertFunction(n.timersLib().Get("make"))
 		v, err := mk(goja.Undefined(), rt.ToValue(name), orig)
 		if err != nil {
 			panic(err)
+		}
+		if f, ok := v.(*goja.Object); ok { // a function's name: read-only, configurable, not enumerable
+			_ = f.DefineDataProperty("name", rt.ToValue(name), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE)
 		}
 		return v
 	}
@@ -40,6 +42,30 @@ func (n *nodeState) installTimers(rt *goja.Runtime, tm *goja.Object) {
 			n.webMicrotask = func() goja.Value { return make(name, prev()) }
 		}
 	}
+}
+
+// timersLib returns timers.js's result ({bind, make}), running it on the first call: with the first timer, the
+// first tick queue or the first worker_threads use that needs bind. A failure is thrown (the library's own source:
+// a build bug).
+func (n *nodeState) timersLib() *goja.Object {
+	if n.timersLibObj != nil {
+		return n.timersLibObj
+	}
+	rt := n.r.Runtime()
+	setRef := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
+		return goja.Undefined()
+	})
+	clearTimer := rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		n.w.ClearTimer(c.Argument(0).ToInteger())
+		return goja.Undefined()
+	})
+	tm, err := timersSource.Call(rt, setRef, clearTimer, n.asyncContextNatives(rt))
+	if err != nil {
+		panic(err)
+	}
+	n.timersLibObj = tm.(*goja.Object)
+	return n.timersLibObj
 }
 
 // tickMicrotask defines natives.queueMicrotask, the tick queue's (lib/ticks.js): n.queueMicrotask, or when that is

@@ -59,9 +59,10 @@ type nodeState struct {
 
 	errorCtor      *goja.Object      // the realm's original Error constructor
 	process        *goja.Object      // nil until first used (proc)
+	procReplaced   goja.Value        // what the program assigned to globalThis.process, nil if nothing
 	queueMicrotask goja.Value        // the realm's own queueMicrotask, for process.nextTick
 	webMicrotask   func() goja.Value // makes one, when it is made on first use (timers.go)
-	nextTick       goja.Value        // process.nextTick (lib/ticks.js), made before process
+	nextTick       goja.Value        // process.nextTick (lib/ticks.js), made with process (tickQueue)
 	parentPort     *parentPort
 	threads        *goja.Object            // the worker_threads exports, made on first require
 	modules        map[string]*goja.Object // built-in modules' exports, made on first require (builtins.go)
@@ -75,8 +76,9 @@ type nodeState struct {
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache
 	builtinNames []string          // builtinNames(), for the module "module"
 	moduleEntry  bool              // the entry runs through the module map: no require, module, exports … globals
+	cjs          *cjsState         // the entry script's require, module and exports (require.go); nil for moduleEntry
 	ticks        tickState         // process.nextTick's queue (ticks.go)
-	bind         goja.Value        // timers.js's bind: a function run in the async context current when bound
+	timersLibObj *goja.Object      // timers.js's result {bind, make}, made on first use (timersLib)
 	hk           hostKinds         // Blob, File and DOMException for structured clone (blob.go)
 	stack        stackState        // Error.captureStackTrace and Error.prepareStackTrace (stacktrace.go)
 }
@@ -112,20 +114,8 @@ func (n *nodeState) install(rt *goja.Runtime) error {
 	stateKey.Set(rt, n)
 	g := rt.GlobalObject()
 	_ = g.Set("global", g)
-	setRef := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		n.w.SetTimerRef(c.Argument(0).ToInteger(), c.Argument(1).ToBoolean())
-		return goja.Undefined()
-	})
-	clearTimer := rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		n.w.ClearTimer(c.Argument(0).ToInteger())
-		return goja.Undefined()
-	})
-	tm, err := timersSource.Call(rt, setRef, clearTimer, n.asyncContextNatives(rt))
-	if err != nil {
-		return err
-	}
-	n.installTimers(rt, tm.(*goja.Object))
-	if err := n.installTicks(rt); err != nil { // process.go: the tick queue now, process on first use
+	n.installTimers(rt)
+	if err := n.installTicks(rt); err != nil { // ticks.go: the loop's wrapped callback now, the queue with process
 		return err
 	}
 	if err := n.installProcessGlobal(rt); err != nil {

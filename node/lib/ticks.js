@@ -1,6 +1,6 @@
-// process.nextTick's queue (node/ticks.go), made with the realm, before the program runs and before process
-// exists (process is made on first use: lib/process.js takes this nextTick). Drained after every callback of the
-// loop, before its promise jobs, and again after them while ticks are left. When the queue fills outside a loop
+// process.nextTick's queue (node/ticks.go), made with the realm's process (on first use: lib/process.js takes this
+// nextTick), the only way to queue a tick. Drained after every callback of the loop (lib/tickrun.js's runCallback),
+// before its promise jobs, and again after them while ticks are left. When the queue fills outside a loop
 // callback (a preload's Setup), a microtask drains it instead. N holds the tick natives, bind (timers.js: run in the
 // async context current when bound) and queueMicrotask (the realm's own as it
 // began, made on first use: node/timers.go).
@@ -17,7 +17,7 @@ const runTicks = function runTicks() {
 		t.fn.apply(undefined, t.args);
 	}
 };
-N.setTickRunner(runTicks, function runCallback() { if (N.runLoopCallback()) runTicks(); });
+N.setTickRunner(runTicks); // the loop's runCallback (lib/tickrun.js) calls it after each callback
 return function nextTick(fn, ...args) {
 	if (typeof fn !== 'function') throw new TypeError('The "callback" argument must be of type function.');
 	ticks.push({ fn: bindCtx(fn), args });

@@ -2,10 +2,10 @@
 // numeric id is their primitive value, so clearTimeout takes either. Callbacks run in the async context
 // (AsyncLocalStorage) they were scheduled in; ctx gets and sets it (node/async_hooks.go). It returns bind and make:
 // make(name, orig) makes Node's global name over orig, the web layer's function of that name, when a script first
-// touches the global (node/worker.go), so a realm that never uses a timer never makes them.
+// touches the global (node/timers.go), so a realm that never uses a timer never makes them; make's caller names
+// the function (from Go: this source runs on first use, after the program may have changed Object.defineProperty).
 (function (setRef, clearTimer, ctx) {
 'use strict';
-const defineProperty = Object.defineProperty;
 const getCtx = ctx.get, setCtx = ctx.set;
 // bind returns fn run in the current async context, or fn itself when there is none.
 const bind = function (fn) {
@@ -57,7 +57,6 @@ const bind = function (fn) {
 		default:
 			throw new TypeError('jsworker: no Node timer named ' + name);
 		}
-		defineProperty(f, 'name', { value: name });
 		return f;
 	};
 	return { bind, make };

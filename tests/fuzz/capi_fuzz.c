@@ -12,9 +12,11 @@
  */
 #include "jsworker.h"
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -413,7 +415,40 @@ static void step(in *r, state *s) {
     }
 }
 
+/*
+ * handlersOnStack gives every signal handler of the process that lacks SA_ONSTACK the flag. Go requires it of
+ * non-Go code (os/signal, "Go programs that use cgo or SWIG"): a signal delivered to a thread running a goroutine
+ * is otherwise handled on the goroutine's stack, a few KiB that the kernel's signal frame alone can overflow into
+ * the next goroutine's. libFuzzer installs its handlers (SIGALRM for -timeout, the crash signals) without it, after
+ * the library's runtime started, and its timer's SIGALRM goes to any thread: after 622,073 inputs one landed on a
+ * Go thread and corrupted a GC worker's stack (docs/limits.md, "Fuzzing"). Run at the first input, when libFuzzer's
+ * handlers are in place; the library's own (Go's) already have the flag.
+ */
+static void handlersOnStack(void) {
+    char changed[256] = "";
+    for (int sig = 1; sig < NSIG; sig++) {
+        struct sigaction sa;
+        if (sigaction(sig, NULL, &sa) != 0 || sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN ||
+            (sa.sa_flags & SA_ONSTACK) != 0) {
+            continue;
+        }
+        sa.sa_flags |= SA_ONSTACK;
+        if (sigaction(sig, &sa, NULL) == 0) {
+            size_t n = strlen(changed);
+            snprintf(changed + n, sizeof changed - n, " %d", sig);
+        }
+    }
+    if (changed[0] != '\0') {
+        fprintf(stderr, "capi_fuzz: SA_ONSTACK added to the handlers of signals%s\n", changed);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    static bool onStack;
+    if (!onStack) {
+        onStack = true;
+        handlersOnStack();
+    }
     in r = {data, size};
     state s;
     memset(&s, 0, sizeof s);

@@ -48,6 +48,7 @@ type nodeState struct {
 	// From the parent, each read once in the worker's realm.
 	envFrame, envDataFrame, dataFrame *clone.Frame
 	hasData                           bool
+	workerData                        goja.Value // dataFrame, read as worker_threads is first required; nil if none
 
 	accepting bool // parentPort started: inbox messages are delivered
 	exitSet   bool // process.exit or an uncaught exception fixed exitCode

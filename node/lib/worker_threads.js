@@ -118,20 +118,9 @@ function makeWorker() {
 	return Worker;
 }
 
-// makeModule makes the module's exports: the realm's facts now; the rest (lazyExports, in the order Node lists them)
-// node/threads.go adds as lazy properties, each made on first touch by exportOf (plain data properties, writable,
+// exportOf makes the export name: node/threads.go makes every export on first touch, the realm's facts (isMainThread,
+// threadId, resourceLimits, parentPort, workerData) itself and the others here (plain data properties, writable,
 // enumerable and configurable, as every export is).
-function makeModule(info) {
-	return {
-		isMainThread: info.isMainThread,
-		parentPort: info.parentPort,
-		workerData: info.workerData,
-		threadId: info.threadId,
-		resourceLimits: info.resourceLimits,
-	};
-}
-
-// exportOf makes the export name (one of node/threads.go's lazyExports).
 function exportOf(name) {
 	switch (name) {
 	case 'SHARE_ENV': return shareEnvSymbol();
@@ -158,7 +147,6 @@ function loadEnvironmentData(m) {
 }
 
 return {
-	makeModule: makeModule,
 	exportOf: exportOf,
 	loadEnvironmentData: loadEnvironmentData,
 	setThreadId: function (w, id) { w[kThreadId] = id; },

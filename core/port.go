@@ -76,12 +76,7 @@ type portBinding struct {
 
 // NewPort makes a MessagePort object of the realm whose operations go to b (the Node layer's parentPort).
 func (r *Realm) NewPort(b PortBackend) *goja.Object {
-	r.API()
-	v, err := r.newPortFn(goja.Undefined())
-	if err != nil {
-		panic(err)
-	}
-	obj := v.(*goja.Object)
+	obj := r.newPort()
 	r.ports[obj] = b
 	return obj
 }
@@ -90,12 +85,7 @@ func (r *Realm) NewPort(b PortBackend) *goja.Object {
 // if it is not nil.
 func (r *Realm) bindPort(p *portPair, side int, obj *goja.Object) *portBinding {
 	if obj == nil {
-		r.API()
-		v, err := r.newPortFn(goja.Undefined())
-		if err != nil {
-			panic(err)
-		}
-		obj = v.(*goja.Object)
+		obj = r.newPort()
 	}
 	b := &portBinding{pair: p, side: side, realm: r, obj: obj, refWanted: true}
 	r.ports[obj] = b

@@ -1,13 +1,15 @@
 // The JavaScript side of the worker APIs every realm has (core/realm.go): a Node-compatible EventEmitter,
 // MessagePort, MessageChannel, BroadcastChannel and the web Worker. It runs once per realm, on first use; N holds
-// the realm's Go natives; the returned object is what Go (and the Node layer's worker_threads) calls back into.
+// the realm's Go natives; it returns lazy(name), through which Go (and the Node layer's worker_threads) reaches
+// everything else.
 //
 // Only what every Node-style realm needs is made when this runs: the EventEmitter and MessagePort classes (process,
 // parentPort) and the few helpers adding a listener and posting use. Everything else is made on first use: the
 // prototypes' methods, one at a time (method(name), installed by core/realm.go as lazy properties of goja's object
-// templates); removing listeners and dispatching events (dispatchers); MessageChannel, BroadcastChannel, the web
-// Worker, the worker-post helpers and Go's emit functions (lazy(name)); their Go natives too (N is lazy, N.more(kind)).
-// An idle worker would otherwise pay about a kilobyte per function it never calls.
+// templates); removing listeners and dispatching events; MessageChannel, BroadcastChannel, the web Worker, the
+// worker-post helpers and Go's emit functions (lazy(name)); their Go natives too (N is lazy, N.more(kind)). An idle
+// worker would otherwise pay about a kilobyte per function it never calls. Go makes the ports themselves
+// (new MessagePort(kCreate)).
 //
 // Events: every target keeps one ordered listener list per type. Emitter listeners (on, once, prependListener)
 // receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
@@ -60,75 +62,6 @@ function addEntry(t, type, entry, prepend) {
 	changed(t, type);
 }
 
-// dispatchers makes (once) what removes listeners and dispatches events: removeEntry, makeEvent and emit, kept in
-// made; a realm that only adds a listener for the messages Go delivers directly (kFast) never needs them.
-function dispatchers() {
-	function removeEntry(t, type, entry) {
-		const list = listenersOf(t)[type];
-		if (list === undefined) return;
-		const i = list.indexOf(entry);
-		if (i < 0) return;
-		list.splice(i, 1);
-		if (list.length === 0) delete listenersOf(t)[type];
-		changed(t, type);
-	}
-
-	function makeEvent(type, data, target) {
-		if (data !== null && typeof data === 'object' && data[kEvent] === true) return data;
-		return {
-			type: type, data: data, target: target, currentTarget: target, srcElement: target,
-			origin: '', lastEventId: '', source: null, ports: [],
-			bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
-			eventPhase: 2, isTrusted: true, timeStamp: 0,
-			preventDefault: function () {}, stopPropagation: function () {},
-			stopImmediatePropagation: function () {},
-		};
-	}
-
-	function emit(t, type, args) {
-		const list = listenersOf(t)[type];
-		if (list === undefined || list.length === 0) {
-			if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
-				const e = args[0];
-				if (e instanceof Error) throw e;
-				const err = new Error('Unhandled error. (' + String(e) + ')');
-				err.context = e;
-				throw err;
-			}
-			return false;
-		}
-		if (list.length === 1) { // the common case, without copying the list
-			callListener(t, type, list[0], args, undefined);
-			return true;
-		}
-		let ev;
-		const copy = list.slice();
-		for (let i = 0; i < copy.length; i++) {
-			ev = callListener(t, type, copy[i], args, ev);
-		}
-		return true;
-	}
-
-	// callListener calls one listener entry; ev is the event object made for
-	// the entries that take one (made once per emit), returned for the next.
-	function callListener(t, type, l, args, ev) {
-		if (l.once) removeEntry(t, type, l);
-		if (l.event) {
-			if (ev === undefined) ev = makeEvent(type, args[0], t);
-			if (typeof l.fn === 'function') l.fn.call(t, ev);
-			else l.fn.handleEvent(ev);
-		} else if (args.length === 1) {
-			l.fn.call(t, args[0]);
-		} else {
-			l.fn.apply(t, args);
-		}
-		return ev;
-	}
-	made.removeEntry = removeEntry;
-	made.makeEvent = makeEvent;
-	made.emit = emit;
-}
-
 // The prototypes' methods are made on first use, one at a time (core/realm.go installs them on EventEmitter.prototype
 // and MessagePort.prototype as lazy properties of goja's object templates): method(name) makes the one asked for.
 // Method shorthand keeps them what class methods are (named, not constructible, no prototype); the source text of
@@ -141,7 +74,7 @@ class MessagePort extends EventEmitter {
 		super();
 		if (key !== kCreate) throw new TypeError('Illegal constructor');
 	}
-	[kChanged](type) { if (type === 'message') N.portListen(this, this.listenerCount('message') > 0); }
+	[kChanged](type) { if (type === 'message') N.portListen(this, listenersOf(this).message !== undefined); }
 }
 defineProperty(MessagePort.prototype, toStringTag, { value: 'MessagePort', configurable: true });
 
@@ -279,9 +212,16 @@ function transferArg(t) {
 	throw new TypeError('postMessage: the transfer list must be an array or an options object');
 }
 
-// lazy makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost, workerRef or
-// receiveMessageOnPort; the classes and functions are written inside it so that none is made before it is asked for.
+// lazy makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost, workerRef,
+// receiveMessageOnPort, Go's apiEmit and apiEmit1, and the dispatch helpers; the classes and functions are written
+// inside it so that none is made before it is asked for. It also answers what Go keeps of this realm's ports.js:
+// the EventEmitter and MessagePort classes and method.
 function lazy(name) {
+	switch (name) {
+	case 'EventEmitter': return EventEmitter;
+	case 'MessagePort': return MessagePort;
+	case 'method': return method;
+	}
 	const v = made[name];
 	if (v !== undefined) return v;
 	// eventTargetOf gives a lazily made class the event-target methods and on<type> handler properties.
@@ -303,9 +243,75 @@ function lazy(name) {
 		return made.workerN;
 	}
 	switch (name) {
-	case 'removeEntry': case 'makeEvent': case 'emit':
-		dispatchers();
+	// removeEntry, makeEvent and emit remove listeners and dispatch events: a realm that only adds a listener for the
+	// messages Go delivers directly (Realm.Emit) never needs them.
+	case 'removeEntry': case 'makeEvent': case 'emit': {
+		function removeEntry(t, type, entry) {
+			const list = listenersOf(t)[type];
+			if (list === undefined) return;
+			const i = list.indexOf(entry);
+			if (i < 0) return;
+			list.splice(i, 1);
+			if (list.length === 0) delete listenersOf(t)[type];
+			changed(t, type);
+		}
+
+		function makeEvent(type, data, target) {
+			if (data !== null && typeof data === 'object' && data[kEvent] === true) return data;
+			return {
+				type: type, data: data, target: target, currentTarget: target, srcElement: target,
+				origin: '', lastEventId: '', source: null, ports: [],
+				bubbles: false, cancelable: false, composed: false, defaultPrevented: false,
+				eventPhase: 2, isTrusted: true, timeStamp: 0,
+				preventDefault: function () {}, stopPropagation: function () {},
+				stopImmediatePropagation: function () {},
+			};
+		}
+
+		function emit(t, type, args) {
+			const list = listenersOf(t)[type];
+			if (list === undefined || list.length === 0) {
+				if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
+					const e = args[0];
+					if (e instanceof Error) throw e;
+					const err = new Error('Unhandled error. (' + String(e) + ')');
+					err.context = e;
+					throw err;
+				}
+				return false;
+			}
+			if (list.length === 1) { // the common case, without copying the list
+				callListener(t, type, list[0], args, undefined);
+				return true;
+			}
+			let ev;
+			const copy = list.slice();
+			for (let i = 0; i < copy.length; i++) {
+				ev = callListener(t, type, copy[i], args, ev);
+			}
+			return true;
+		}
+
+		// callListener calls one listener entry; ev is the event object made for
+		// the entries that take one (made once per emit), returned for the next.
+		function callListener(t, type, l, args, ev) {
+			if (l.once) removeEntry(t, type, l);
+			if (l.event) {
+				if (ev === undefined) ev = makeEvent(type, args[0], t);
+				if (typeof l.fn === 'function') l.fn.call(t, ev);
+				else l.fn.handleEvent(ev);
+			} else if (args.length === 1) {
+				l.fn.call(t, args[0]);
+			} else {
+				l.fn.apply(t, args);
+			}
+			return ev;
+		}
+		made.removeEntry = removeEntry;
+		made.makeEvent = makeEvent;
+		made.emit = emit;
 		return made[name];
+	}
 	// apiEmit and apiEmit1 are Go's emit (Realm.Emit): emit1 is emit with one argument (every message event), and
 	// calls one plain listener without building an argument list.
 	case 'apiEmit': {
@@ -411,16 +417,5 @@ function lazy(name) {
 	throw new Error('jsworker: ports.js makes no ' + name);
 }
 
-return {
-	fastKey: kFast,
-	newPort: function () { return new MessagePort(kCreate); },
-	transferArg: transferArg,
-	// lazy(name) makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost,
-	// workerRef or receiveMessageOnPort.
-	lazy: lazy,
-	// method(name) makes a method of EventEmitter.prototype or MessagePort.prototype (see above).
-	method: method,
-	MessagePort: MessagePort,
-	EventEmitter: EventEmitter,
-};
+return lazy;
 })

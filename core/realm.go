@@ -38,7 +38,7 @@ type Realm struct {
 	emitFn, emit1Fn, errorEvFn goja.Callable // lazy's apiEmit, apiEmit1 and errorEvent, once used
 	lazyObj                    *goja.Object  // lazy, the function object
 	emitterClass, portClass    *goja.Object  // ports.js's EventEmitter and MessagePort
-	kCreate, fastKey           *goja.Symbol  // MessagePort's constructor key; where a target keeps its only plain 'message' listener
+	kListeners, kCreate        *goja.Symbol  // where a target keeps its listeners (ports.js); MessagePort's constructor key
 	api                        *goja.Object  // the object library sources get (API), made on first use
 	messageType                goja.Value    // "message", made once
 
@@ -141,9 +141,9 @@ func (r *Realm) portsJS() {
 		return
 	}
 	// ports.js's private symbols, made here so that an idle realm never makes the global Symbol constructor.
-	var keys [6]*goja.Symbol
+	var keys [5]*goja.Symbol
 	args := []goja.Value{r.natives()}
-	for i, name := range [...]string{"kListeners", "kHandlers", "kChanged", "kCreate", "kFast", "kEvent"} {
+	for i, name := range [...]string{"kListeners", "kHandlers", "kChanged", "kCreate", "kEvent"} {
 		keys[i] = goja.NewSymbol(name)
 		args = append(args, keys[i])
 	}
@@ -166,7 +166,7 @@ func (r *Realm) portsJS() {
 	r.methodFn, _ = goja.AssertFunction(part("method"))
 	r.emitterClass, _ = part("EventEmitter").(*goja.Object)
 	r.portClass, _ = part("MessagePort").(*goja.Object)
-	r.kCreate, r.fastKey = keys[3], keys[4]
+	r.kListeners, r.kCreate = keys[0], keys[3]
 	r.lazyFn = lazy
 	for _, c := range [...]struct {
 		class *goja.Object
@@ -316,10 +316,12 @@ func init() {
 func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error {
 	r.portsJS()
 	if len(args) == 1 {
-		if typ == evMessage && r.fastKey != nil { // one plain listener: call it, with the target as this
-			if fn, ok := goja.AssertFunction(target.GetSymbol(r.fastKey)); ok {
-				_, err := fn(target, args[0])
-				return err
+		if typ == evMessage { // one plain listener (kept alone, as itself: ports.js): call it, with the target as this
+			if m, ok := target.GetSymbol(r.kListeners).(*goja.Object); ok {
+				if fn, ok := goja.AssertFunction(m.Get(evMessage)); ok {
+					_, err := fn(target, args[0])
+					return err
+				}
 			}
 		}
 		if r.emit1Fn == nil {

@@ -71,6 +71,7 @@ type nodeState struct {
 	wt             *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+	envBytes []byte                     // the bytes of the last process.env frame sent to a child, shared by the next (sharedEnv)
 
 	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache

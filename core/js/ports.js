@@ -14,13 +14,14 @@
 // Events: every target keeps one ordered listener list per type. Emitter listeners (on, once, prependListener)
 // receive the emitted arguments, as in Node; event listeners (addEventListener, the on<type> properties) receive an
 // event object with data, as in the DOM. A listener that throws stops the dispatch and the exception is reported by
-// the realm's loop, as Node does.
+// the realm's loop, as Node does. As in Node, a type with one listener keeps it alone and a type with more keeps an
+// array of them (two or more); a listener entry is the function itself for a plain emitter listener (on,
+// prependListener), else an object { fn, once, event, handler }: Go calls a target's only plain 'message' listener
+// directly (Realm.Emit).
 // The private symbols (kListeners … kEvent) and Symbol.toStringTag come from Go (core/realm.go), so that an idle
 // realm never makes the global Symbol constructor.
-(function (N, kListeners, kHandlers, kChanged, kCreate, kFast, kEvent, toStringTag) {
+(function (N, kListeners, kHandlers, kChanged, kCreate, kEvent, toStringTag) {
 'use strict';
-// kFast holds a target's only 'message' listener when it is a plain one (not
-// once, not an event handler): Go calls it directly (jsRealm.emit).
 const defineProperty = Object.defineProperty;
 
 // listenersOf returns t's listener lists by event type: an object without a prototype, as Node keeps them
@@ -42,23 +43,17 @@ function checkListener(fn) {
 }
 
 function changed(t, type) {
-	if (type === 'message') {
-		const list = listenersOf(t).message;
-		const l = list !== undefined && list.length === 1 ? list[0] : undefined;
-		defineProperty(t, kFast, { value: l !== undefined && !l.once && !l.event ? l.fn : undefined, writable: true, configurable: true });
-	}
 	const f = t[kChanged];
 	if (typeof f === 'function') f.call(t, type);
 }
 
+// addEntry adds a listener entry (a plain listener's function, or an entry object) first or last.
 function addEntry(t, type, entry, prepend) {
 	const m = listenersOf(t);
-	let list = m[type];
-	if (list === undefined) {
-		list = [];
-		m[type] = list;
-	}
-	if (prepend) list.unshift(entry); else list.push(entry);
+	const l = m[type];
+	if (l === undefined) m[type] = entry;
+	else if (Array.isArray(l)) { if (prepend) l.unshift(entry); else l.push(entry); }
+	else m[type] = prepend ? [entry, l] : [l, entry];
 	changed(t, type);
 }
 
@@ -86,20 +81,19 @@ function method(name) {
 	switch (name) {
 	// EventEmitter.prototype
 	case 'on': case 'addListener':
-		if (made.on === undefined) made.on = { on(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, false); return this; } }.on;
+		if (made.on === undefined) made.on = { on(type, fn) { checkListener(fn); addEntry(this, type, fn, false); return this; } }.on;
 		return made.on;
-	case 'prependListener': return { prependListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn }, true); return this; } }.prependListener;
+	case 'prependListener': return { prependListener(type, fn) { checkListener(fn); addEntry(this, type, fn, true); return this; } }.prependListener;
 	case 'once': return { once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; } }.once;
 	case 'prependOnceListener': return { prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; } }.prependOnceListener;
 	case 'removeListener': case 'off': {
-		const removeEntry = lazy('removeEntry');
+		const entries = lazy('entries'), removeAt = lazy('removeAt');
 		if (made.removeListener === undefined) made.removeListener = {
 			removeListener(type, fn) {
-				const list = listenersOf(this)[type];
-				if (list !== undefined) {
-					for (let i = list.length - 1; i >= 0; i--) {
-						if (list[i].fn === fn && !list[i].event) { removeEntry(this, type, list[i]); break; }
-					}
+				const list = entries(this, type);
+				for (let i = list.length - 1; i >= 0; i--) {
+					const e = list[i];
+					if (typeof e === 'function' ? e === fn : e.fn === fn && !e.event) { removeAt(this, type, i); break; }
 				}
 				return this;
 			},
@@ -121,8 +115,11 @@ function method(name) {
 		const emit = lazy('emit');
 		return { emit(type, ...args) { return emit(this, type, args); } }.emit;
 	}
-	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : l.length; } }.listenerCount;
-	case 'listeners': return { listeners(type) { const l = listenersOf(this)[type]; return l === undefined ? [] : l.map(function (e) { return e.fn; }); } }.listeners;
+	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : Array.isArray(l) ? l.length : 1; } }.listenerCount;
+	case 'listeners': {
+		const entries = lazy('entries');
+		return { listeners(type) { return entries(this, type).map(function (e) { return typeof e === 'function' ? e : e.fn; }); } }.listeners;
+	}
 	case 'rawListeners': return { rawListeners(type) { return this.listeners(type); } }.rawListeners;
 	case 'eventNames': return { eventNames() { return Reflect.ownKeys(listenersOf(this)); } }.eventNames;
 	case 'setMaxListeners': return { setMaxListeners() { return this; } }.setMaxListeners;
@@ -135,7 +132,8 @@ function method(name) {
 	case 'unref': return { unref() { N.portRef(this, false); return this; } }.unref;
 	case 'hasRef': return { hasRef() { return N.portHasRef(this); } }.hasRef;
 	// The DOM side: addEventListener, removeEventListener, dispatchEvent (shared), and on<type> handler properties.
-	case 'addEventListener':
+	case 'addEventListener': {
+		const entries = lazy('entries');
 		if (made.addEventListener === undefined) made.addEventListener = {
 			addEventListener(type, fn, options) {
 				if (fn === null || fn === undefined) return;
@@ -143,36 +141,32 @@ function method(name) {
 					throw new TypeError('addEventListener: the listener must be a function or an object with handleEvent');
 				}
 				type = String(type);
-				const list = listenersOf(this)[type];
-				if (list !== undefined && list.some(function (e) { return e.event && !e.handler && e.fn === fn; })) return;
+				if (entries(this, type).some(function (e) { return typeof e !== 'function' && e.event && !e.handler && e.fn === fn; })) return;
 				const once = options !== null && typeof options === 'object' && !!options.once;
 				addEntry(this, type, { fn: fn, once: once, event: true }, false);
 			},
 		}.addEventListener;
 		return made.addEventListener;
+	}
 	case 'removeEventListener': {
-		const removeEntry = lazy('removeEntry');
+		const entries = lazy('entries'), removeEntry = lazy('removeEntry');
 		if (made.removeEventListener === undefined) made.removeEventListener = {
 			removeEventListener(type, fn) {
 				type = String(type);
-				const list = listenersOf(this)[type];
-				if (list === undefined) return;
-				for (const e of list) {
-					if (e.event && !e.handler && e.fn === fn) { removeEntry(this, type, e); return; }
+				for (const e of entries(this, type)) {
+					if (typeof e !== 'function' && e.event && !e.handler && e.fn === fn) { removeEntry(this, type, e); return; }
 				}
 			},
 		}.removeEventListener;
 		return made.removeEventListener;
 	}
 	case 'dispatchEvent': {
-		const removeEntry = lazy('removeEntry');
+		const entries = lazy('entries'), removeEntry = lazy('removeEntry');
 		if (made.dispatchEvent === undefined) made.dispatchEvent = {
 			dispatchEvent(ev) {
 				if (ev === null || typeof ev !== 'object') throw new TypeError('dispatchEvent: the event must be an object');
-				const list = listenersOf(this)[String(ev.type)];
-				if (list === undefined) return true;
-				for (const l of list.slice()) {
-					if (!l.event) continue;
+				for (const l of entries(this, String(ev.type)).slice()) {
+					if (typeof l === 'function' || !l.event) continue;
 					if (l.once) removeEntry(this, String(ev.type), l);
 					if (typeof l.fn === 'function') l.fn.call(this, ev); else l.fn.handleEvent(ev);
 				}
@@ -245,15 +239,28 @@ function lazy(name) {
 	switch (name) {
 	// removeEntry, makeEvent and emit remove listeners and dispatch events: a realm that only adds a listener for the
 	// messages Go delivers directly (Realm.Emit) never needs them.
-	case 'removeEntry': case 'makeEvent': case 'emit': {
-		function removeEntry(t, type, entry) {
-			const list = listenersOf(t)[type];
-			if (list === undefined) return;
-			const i = list.indexOf(entry);
-			if (i < 0) return;
-			list.splice(i, 1);
-			if (list.length === 0) delete listenersOf(t)[type];
+	case 'entries': case 'removeAt': case 'removeEntry': case 'makeEvent': case 'emit': {
+		// entries returns t's listener entries of type as an array (the list itself when there are several: copy it
+		// to change the list while going through it).
+		function entries(t, type) {
+			const l = listenersOf(t)[type];
+			return l === undefined ? [] : Array.isArray(l) ? l : [l];
+		}
+
+		// removeAt removes the i-th listener entry of type (a type left with one keeps it alone).
+		function removeAt(t, type, i) {
+			const m = listenersOf(t);
+			const l = m[type];
+			if (!Array.isArray(l)) delete m[type];
+			else if (l.length === 2) m[type] = l[1 - i];
+			else l.splice(i, 1);
 			changed(t, type);
+		}
+
+		// removeEntry removes the entry object entry (once, event and handler entries are each their own object).
+		function removeEntry(t, type, entry) {
+			const i = entries(t, type).indexOf(entry);
+			if (i >= 0) removeAt(t, type, i);
 		}
 
 		function makeEvent(type, data, target) {
@@ -270,7 +277,7 @@ function lazy(name) {
 
 		function emit(t, type, args) {
 			const list = listenersOf(t)[type];
-			if (list === undefined || list.length === 0) {
+			if (list === undefined) {
 				if (type === 'error' && !(made.WebWorker !== undefined && t instanceof made.WebWorker)) {
 					const e = args[0];
 					if (e instanceof Error) throw e;
@@ -280,8 +287,8 @@ function lazy(name) {
 				}
 				return false;
 			}
-			if (list.length === 1) { // the common case, without copying the list
-				callListener(t, type, list[0], args, undefined);
+			if (!Array.isArray(list)) { // the common case: one listener
+				callListener(t, type, list, args, undefined);
 				return true;
 			}
 			let ev;
@@ -295,6 +302,10 @@ function lazy(name) {
 		// callListener calls one listener entry; ev is the event object made for
 		// the entries that take one (made once per emit), returned for the next.
 		function callListener(t, type, l, args, ev) {
+			if (typeof l === 'function') { // a plain emitter listener
+				if (args.length === 1) l.call(t, args[0]); else l.apply(t, args);
+				return ev;
+			}
 			if (l.once) removeEntry(t, type, l);
 			if (l.event) {
 				if (ev === undefined) ev = makeEvent(type, args[0], t);
@@ -307,6 +318,8 @@ function lazy(name) {
 			}
 			return ev;
 		}
+		made.entries = entries;
+		made.removeAt = removeAt;
 		made.removeEntry = removeEntry;
 		made.makeEvent = makeEvent;
 		made.emit = emit;
@@ -322,13 +335,10 @@ function lazy(name) {
 		const emit = lazy('emit');
 		return (made.apiEmit1 = function (t, type, a) {
 			const m = t[kListeners];
-			const list = m === undefined ? undefined : m[type];
-			if (list !== undefined && list.length === 1) {
-				const l = list[0];
-				if (!l.once && !l.event) {
-					l.fn.call(t, a);
-					return true;
-				}
+			const l = m === undefined ? undefined : m[type];
+			if (typeof l === 'function') {
+				l.call(t, a);
+				return true;
 			}
 			return emit(t, type, [a]);
 		});

@@ -24,37 +24,23 @@
 'use strict';
 const defineProperty = Object.defineProperty;
 
-// listenersOf returns t's listener lists by event type: an object without a prototype, as Node keeps them
-// (event names are property keys: '1' and 1 are one type, and eventNames lists them in property order).
-function listenersOf(t) {
+// addEntry adds a listener entry (a plain listener's function, or an entry object) first or last. It is the one
+// helper made with the classes (adding a listener is what every realm does); the others are made on first use
+// (lazy: listenersOf, checkListener, changed, transferArg …). It keeps t's listener lists by event type in an object
+// without a prototype, as Node does (event names are property keys: '1' and 1 are one type, and eventNames lists
+// them in property order), and tells t's kChanged method, if any, that the type's listeners changed.
+function addEntry(t, type, entry, prepend) {
 	let m = t[kListeners];
 	if (m === undefined) {
 		m = { __proto__: null };
 		defineProperty(t, kListeners, { value: m });
 	}
-	return m;
-}
-
-function checkListener(fn) {
-	if (typeof fn !== 'function') {
-		throw new TypeError('The "listener" argument must be of type function. Received ' +
-			(fn === null ? 'null' : typeof fn));
-	}
-}
-
-function changed(t, type) {
-	const f = t[kChanged];
-	if (typeof f === 'function') f.call(t, type);
-}
-
-// addEntry adds a listener entry (a plain listener's function, or an entry object) first or last.
-function addEntry(t, type, entry, prepend) {
-	const m = listenersOf(t);
 	const l = m[type];
 	if (l === undefined) m[type] = entry;
 	else if (Array.isArray(l)) { if (prepend) l.unshift(entry); else l.push(entry); }
 	else m[type] = prepend ? [entry, l] : [l, entry];
-	changed(t, type);
+	const f = t[kChanged];
+	if (typeof f === 'function') f.call(t, type);
 }
 
 // The prototypes' methods are made on first use, one at a time (core/realm.go installs them on EventEmitter.prototype
@@ -69,7 +55,7 @@ class MessagePort extends EventEmitter {
 		super();
 		if (key !== kCreate) throw new TypeError('Illegal constructor');
 	}
-	[kChanged](type) { if (type === 'message') N.portListen(this, listenersOf(this).message !== undefined); }
+	[kChanged](type) { if (type === 'message') { const m = this[kListeners]; N.portListen(this, m !== undefined && m.message !== undefined); } }
 }
 defineProperty(MessagePort.prototype, toStringTag, { value: 'MessagePort', configurable: true });
 
@@ -81,11 +67,11 @@ function method(name) {
 	switch (name) {
 	// EventEmitter.prototype
 	case 'on': case 'addListener':
-		if (made.on === undefined) made.on = { on(type, fn) { checkListener(fn); addEntry(this, type, fn, false); return this; } }.on;
+		if (made.on === undefined) made.on = { on(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, fn, false); return this; } }.on;
 		return made.on;
-	case 'prependListener': return { prependListener(type, fn) { checkListener(fn); addEntry(this, type, fn, true); return this; } }.prependListener;
-	case 'once': return { once(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; } }.once;
-	case 'prependOnceListener': return { prependOnceListener(type, fn) { checkListener(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; } }.prependOnceListener;
+	case 'prependListener': return { prependListener(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, fn, true); return this; } }.prependListener;
+	case 'once': return { once(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; } }.once;
+	case 'prependOnceListener': return { prependOnceListener(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; } }.prependOnceListener;
 	case 'removeListener': case 'off': {
 		const entries = lazy('entries'), removeAt = lazy('removeAt');
 		if (made.removeListener === undefined) made.removeListener = {
@@ -100,32 +86,44 @@ function method(name) {
 		}.removeListener;
 		return made.removeListener;
 	}
-	case 'removeAllListeners': return {
-		removeAllListeners(type) {
-			const m = listenersOf(this);
-			const types = type === undefined ? Reflect.ownKeys(m) : [type];
-			for (const t of types) {
-				delete m[t];
-				changed(this, t);
-			}
-			return this;
-		},
-	}.removeAllListeners;
+	case 'removeAllListeners': {
+		const listenersOf = lazy('listenersOf'), changed = lazy('changed');
+		return {
+			removeAllListeners(type) {
+				const m = listenersOf(this);
+				const types = type === undefined ? Reflect.ownKeys(m) : [type];
+				for (const t of types) {
+					delete m[t];
+					changed(this, t);
+				}
+				return this;
+			},
+		}.removeAllListeners;
+	}
 	case 'emit': {
 		const emit = lazy('emit');
 		return { emit(type, ...args) { return emit(this, type, args); } }.emit;
 	}
-	case 'listenerCount': return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : Array.isArray(l) ? l.length : 1; } }.listenerCount;
+	case 'listenerCount': {
+		const listenersOf = lazy('listenersOf');
+		return { listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : Array.isArray(l) ? l.length : 1; } }.listenerCount;
+	}
 	case 'listeners': {
 		const entries = lazy('entries');
 		return { listeners(type) { return entries(this, type).map(function (e) { return typeof e === 'function' ? e : e.fn; }); } }.listeners;
 	}
 	case 'rawListeners': return { rawListeners(type) { return this.listeners(type); } }.rawListeners;
-	case 'eventNames': return { eventNames() { return Reflect.ownKeys(listenersOf(this)); } }.eventNames;
+	case 'eventNames': {
+		const listenersOf = lazy('listenersOf');
+		return { eventNames() { return Reflect.ownKeys(listenersOf(this)); } }.eventNames;
+	}
 	case 'setMaxListeners': return { setMaxListeners() { return this; } }.setMaxListeners;
 	case 'getMaxListeners': return { getMaxListeners() { return 10; } }.getMaxListeners;
 	// MessagePort.prototype
-	case 'postMessage': return { postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } }.postMessage;
+	case 'postMessage': {
+		const transferArg = lazy('transferArg');
+		return { postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } }.postMessage;
+	}
 	case 'start': return { start() { N.portStart(this); } }.start;
 	case 'close': return { close() { N.portClose(this); } }.close;
 	case 'ref': return { ref() { N.portRef(this, true); return this; } }.ref;
@@ -194,18 +192,6 @@ function method(name) {
 	throw new Error('jsworker: ports.js makes no method ' + name);
 }
 
-function transferArg(t) {
-	if (t === undefined || t === null) return undefined;
-	if (Array.isArray(t)) return t;
-	if (typeof t === 'object') {
-		if (t.transfer === undefined || t.transfer === null) return undefined;
-		if (typeof t.transfer[Symbol.iterator] === 'function') return Array.from(t.transfer);
-		throw new TypeError('postMessage: options.transfer must be an array');
-	}
-	if (typeof t[Symbol.iterator] === 'function') return Array.from(t);
-	throw new TypeError('postMessage: the transfer list must be an array or an options object');
-}
-
 // lazy makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost, workerRef,
 // receiveMessageOnPort, Go's apiEmit and apiEmit1, and the dispatch helpers; the classes and functions are written
 // inside it so that none is made before it is asked for. It also answers what Go keeps of this realm's ports.js:
@@ -239,7 +225,44 @@ function lazy(name) {
 	switch (name) {
 	// removeEntry, makeEvent and emit remove listeners and dispatch events: a realm that only adds a listener for the
 	// messages Go delivers directly (Realm.Emit) never needs them.
+	// listenersOf returns t's listener lists by event type (see addEntry), making them if need be.
+	case 'listenersOf': return (made.listenersOf = function listenersOf(t) {
+		let m = t[kListeners];
+		if (m === undefined) {
+			m = { __proto__: null };
+			defineProperty(t, kListeners, { value: m });
+		}
+		return m;
+	});
+	// checkListener throws Node's TypeError for an emitter listener that is not a function.
+	case 'checkListener': return (made.checkListener = function checkListener(fn) {
+		if (typeof fn !== 'function') {
+			throw new TypeError('The "listener" argument must be of type function. Received ' +
+				(fn === null ? 'null' : typeof fn));
+		}
+	});
+	// changed tells t's kChanged method, if any, that its listeners of type changed.
+	case 'changed': return (made.changed = function changed(t, type) {
+		const f = t[kChanged];
+		if (typeof f === 'function') f.call(t, type);
+	});
+	// transferArg normalizes postMessage's transfer argument (an array, an iterable or { transfer }).
+	case 'transferArg': {
+		function transferArg(t) {
+			if (t === undefined || t === null) return undefined;
+			if (Array.isArray(t)) return t;
+			if (typeof t === 'object') {
+				if (t.transfer === undefined || t.transfer === null) return undefined;
+				if (typeof t.transfer[Symbol.iterator] === 'function') return Array.from(t.transfer);
+				throw new TypeError('postMessage: options.transfer must be an array');
+			}
+			if (typeof t[Symbol.iterator] === 'function') return Array.from(t);
+			throw new TypeError('postMessage: the transfer list must be an array or an options object');
+		}
+		return (made.transferArg = transferArg);
+	}
 	case 'entries': case 'removeAt': case 'removeEntry': case 'makeEvent': case 'emit': {
+		const listenersOf = lazy('listenersOf'), changed = lazy('changed');
 		// entries returns t's listener entries of type as an array (the list itself when there are several: copy it
 		// to change the list while going through it).
 		function entries(t, type) {
@@ -377,7 +400,7 @@ function lazy(name) {
 		return (made.BroadcastChannel = BroadcastChannel);
 	}
 	case 'WebWorker': {
-		const W = workerNatives();
+		const W = workerNatives(), transferArg = lazy('transferArg');
 		class WebWorker {
 			constructor(url, options) {
 				if (options === undefined || options === null) options = {};
@@ -409,7 +432,7 @@ function lazy(name) {
 	});
 	}
 	case 'workerPost': {
-		const W = workerNatives();
+		const W = workerNatives(), transferArg = lazy('transferArg');
 		return (made.workerPost = function (w, value, transfer) { W.workerPost(w, value, transferArg(transfer)); });
 	}
 	case 'workerRef': {

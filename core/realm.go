@@ -34,7 +34,7 @@ type Realm struct {
 	ended bool
 
 	lazyFn                     goja.Callable // ports.js's lazy(name): what else it makes, on first use; nil until it ran
-	methodFn                   goja.Callable // ports.js's method(name): the prototypes' lazy methods
+	methodFn                   goja.Callable // lazy, as the maker of the prototypes' lazy methods
 	emitFn, emit1Fn, errorEvFn goja.Callable // lazy's apiEmit, apiEmit1 and errorEvent, once used
 	lazyObj                    *goja.Object  // lazy, the function object
 	emitterClass, portClass    *goja.Object  // ports.js's EventEmitter and MessagePort
@@ -163,7 +163,7 @@ func (r *Realm) portsJS() {
 		}
 		return v
 	}
-	r.methodFn, _ = goja.AssertFunction(part("method"))
+	r.methodFn = lazy // lazy(name) makes the prototypes' methods too
 	r.emitterClass, _ = part("EventEmitter").(*goja.Object)
 	r.portClass, _ = part("MessagePort").(*goja.Object)
 	r.kListeners, r.kCreate = keys[0], keys[3]
@@ -209,7 +209,7 @@ func (r *Realm) newPort() *goja.Object {
 	return o
 }
 
-// emitterMethods and portMethods are the properties ports.js's method(name) makes for EventEmitter.prototype and
+// emitterMethods and portMethods are the properties ports.js's lazy(name) makes for EventEmitter.prototype and
 // MessagePort.prototype, in the order a class would have defined them.
 var (
 	emitterMethods = []string{"on", "prependListener", "once", "prependOnceListener", "removeListener",
@@ -229,7 +229,7 @@ var protoMethods = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name strin
 	return r.makeMethod(name)
 })
 
-// makeMethod calls ports.js's method(name) and says what property it makes.
+// makeMethod calls ports.js's lazy(name) and says what property it makes.
 func (r *Realm) makeMethod(name string) gojainternal.Prop {
 	v, err := r.methodFn(goja.Undefined(), r.rt.ToValue(name))
 	if err != nil {

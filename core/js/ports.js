@@ -5,7 +5,7 @@
 //
 // Only what every Node-style realm needs is made when this runs: the EventEmitter and MessagePort classes (process,
 // parentPort) and the few helpers adding a listener and posting use. Everything else is made on first use: the
-// prototypes' methods, one at a time (method(name), installed by core/realm.go as lazy properties of goja's object
+// prototypes' methods, one at a time (lazy(name), installed by core/realm.go as lazy properties of goja's object
 // templates); removing listeners and dispatching events; MessageChannel, BroadcastChannel, the web Worker, the
 // worker-post helpers and Go's emit functions (lazy(name)); their Go natives too (N is lazy, N.more(kind)). An idle
 // worker would otherwise pay about a kilobyte per function it never calls. Go makes the ports themselves
@@ -44,7 +44,7 @@ function addEntry(t, type, entry, prepend) {
 }
 
 // The prototypes' methods are made on first use, one at a time (core/realm.go installs them on EventEmitter.prototype
-// and MessagePort.prototype as lazy properties of goja's object templates): method(name) makes the one asked for.
+// and MessagePort.prototype as lazy properties of goja's object templates): lazy(name) makes the one asked for.
 // Method shorthand keeps them what class methods are (named, not constructible, no prototype); the source text of
 // each is the same as a class method's. addListener is on and off is removeListener, as in Node; the event-target
 // methods are shared by every class that has them (made once, kept in made).
@@ -59,11 +59,17 @@ class MessagePort extends EventEmitter {
 }
 defineProperty(MessagePort.prototype, toStringTag, { value: 'MessagePort', configurable: true });
 
-// The parts made on first use (lazy, method). made holds what has been made.
+// The parts made on first use (lazy). made holds what has been made.
 const made = { __proto__: null };
 
-// method makes the prototype method (a function) or handler property ({ get, set }) name.
-function method(name) {
+// lazy makes the prototypes' methods, and makes (once) and returns MessageChannel, BroadcastChannel, WebWorker,
+// errorEvent, workerPost, workerRef, receiveMessageOnPort, Go's apiEmit and apiEmit1, and the helpers; the classes
+// and functions are written inside it so that none is made before it is asked for (one function, not two: each
+// costs a realm about 700 bytes). It also answers what Go keeps of this realm's ports.js: the EventEmitter and
+// MessagePort classes.
+function lazy(name) {
+	// The prototypes' methods (a function) and handler properties ({ get, set }), made each time they are asked for
+	// (core/realm.go asks once per prototype and name), but the shared ones (kept in made).
 	switch (name) {
 	// EventEmitter.prototype
 	case 'on': case 'addListener':
@@ -101,7 +107,7 @@ function method(name) {
 		}.removeAllListeners;
 	}
 	case 'emit': {
-		const emit = lazy('emit');
+		const emit = lazy('emitOn');
 		return { emit(type, ...args) { return emit(this, type, args); } }.emit;
 	}
 	case 'listenerCount': {
@@ -188,41 +194,28 @@ function method(name) {
 			},
 		};
 	}
-	}
-	throw new Error('jsworker: ports.js makes no method ' + name);
-}
-
-// lazy makes (once) and returns MessageChannel, BroadcastChannel, WebWorker, errorEvent, workerPost, workerRef,
-// receiveMessageOnPort, Go's apiEmit and apiEmit1, and the dispatch helpers; the classes and functions are written
-// inside it so that none is made before it is asked for. It also answers what Go keeps of this realm's ports.js:
-// the EventEmitter and MessagePort classes and method.
-function lazy(name) {
-	switch (name) {
+	// What Go keeps of this realm's ports.js.
 	case 'EventEmitter': return EventEmitter;
 	case 'MessagePort': return MessagePort;
-	case 'method': return method;
 	}
 	const v = made[name];
 	if (v !== undefined) return v;
+	switch (name) {
 	// eventTargetOf gives a lazily made class the event-target methods and on<type> handler properties.
-	function eventTargetOf(cls, types) {
+	case 'eventTargetOf': return (made.eventTargetOf = function eventTargetOf(cls, types) {
 		const p = cls.prototype;
 		for (const k of ['addEventListener', 'removeEventListener', 'dispatchEvent']) {
-			defineProperty(p, k, { value: method(k), writable: true, configurable: true });
+			defineProperty(p, k, { value: lazy(k), writable: true, configurable: true });
 		}
 		for (const type of types) {
-			const d = method('on' + type);
+			const d = lazy('on' + type);
 			d.configurable = true;
 			d.enumerable = true;
 			defineProperty(p, 'on' + type, d);
 		}
-	}
-	// workerNatives are the natives of the web Worker and of worker_threads' Worker (workerPost, workerRef).
-	function workerNatives() {
-		if (made.workerN === undefined) made.workerN = N.more('worker');
-		return made.workerN;
-	}
-	switch (name) {
+	});
+	// workerN are the natives of the web Worker and of worker_threads' Worker (workerPost, workerRef).
+	case 'workerN': return (made.workerN = N.more('worker'));
 	// removeEntry, makeEvent and emit remove listeners and dispatch events: a realm that only adds a listener for the
 	// messages Go delivers directly (Realm.Emit) never needs them.
 	// listenersOf returns t's listener lists by event type (see addEntry), making them if need be.
@@ -261,7 +254,7 @@ function lazy(name) {
 		}
 		return (made.transferArg = transferArg);
 	}
-	case 'entries': case 'removeAt': case 'removeEntry': case 'makeEvent': case 'emit': {
+	case 'entries': case 'removeAt': case 'removeEntry': case 'makeEvent': case 'emitOn': {
 		const listenersOf = lazy('listenersOf'), changed = lazy('changed');
 		// entries returns t's listener entries of type as an array (the list itself when there are several: copy it
 		// to change the list while going through it).
@@ -345,17 +338,17 @@ function lazy(name) {
 		made.removeAt = removeAt;
 		made.removeEntry = removeEntry;
 		made.makeEvent = makeEvent;
-		made.emit = emit;
+		made.emitOn = emit;
 		return made[name];
 	}
 	// apiEmit and apiEmit1 are Go's emit (Realm.Emit): emit1 is emit with one argument (every message event), and
 	// calls one plain listener without building an argument list.
 	case 'apiEmit': {
-		const emit = lazy('emit');
+		const emit = lazy('emitOn');
 		return (made.apiEmit = function (t, type, ...args) { return emit(t, type, args); });
 	}
 	case 'apiEmit1': {
-		const emit = lazy('emit');
+		const emit = lazy('emitOn');
 		return (made.apiEmit1 = function (t, type, a) {
 			const m = t[kListeners];
 			const l = m === undefined ? undefined : m[type];
@@ -395,12 +388,12 @@ function lazy(name) {
 			unref() { B.bcRef(this, false); return this; }
 			[kChanged](type) { if (type === 'message') B.bcListen(this, this.listenerCount('message') > 0); }
 		}
-		eventTargetOf(BroadcastChannel, ['message', 'messageerror']);
+		lazy('eventTargetOf')(BroadcastChannel, ['message', 'messageerror']);
 		defineProperty(BroadcastChannel.prototype, toStringTag, { value: 'BroadcastChannel', configurable: true });
 		return (made.BroadcastChannel = BroadcastChannel);
 	}
 	case 'WebWorker': {
-		const W = workerNatives(), transferArg = lazy('transferArg');
+		const W = lazy('workerN'), transferArg = lazy('transferArg');
 		class WebWorker {
 			constructor(url, options) {
 				if (options === undefined || options === null) options = {};
@@ -413,7 +406,7 @@ function lazy(name) {
 			postMessage(value, transfer) { W.workerPost(this, value, transferArg(transfer)); }
 			terminate() { W.workerTerminate(this); }
 		}
-		eventTargetOf(WebWorker, ['message', 'messageerror', 'error']);
+		lazy('eventTargetOf')(WebWorker, ['message', 'messageerror', 'error']);
 		defineProperty(WebWorker, 'name', { value: 'Worker' });
 		defineProperty(WebWorker.prototype, toStringTag, { value: 'Worker', configurable: true });
 		return (made.WebWorker = WebWorker);
@@ -432,11 +425,11 @@ function lazy(name) {
 	});
 	}
 	case 'workerPost': {
-		const W = workerNatives(), transferArg = lazy('transferArg');
+		const W = lazy('workerN'), transferArg = lazy('transferArg');
 		return (made.workerPost = function (w, value, transfer) { W.workerPost(w, value, transferArg(transfer)); });
 	}
 	case 'workerRef': {
-		const W = workerNatives();
+		const W = lazy('workerN');
 		return (made.workerRef = function (w, on) { W.workerRef(w, on); });
 	}
 	case 'receiveMessageOnPort': return (made.receiveMessageOnPort = function receiveMessageOnPort(port) {

@@ -211,3 +211,27 @@ const run = () => new Promise((res) => new Worker(code, { eval: true }).once('me
 `
 	compareWithNode(t, src, "a H19|a H19|b H19,H20|b H19,H20|b H19|b\n")
 }
+
+// TestEmitterErrors_AsBefore: the errors of a listener that is not a function and of a bad transfer argument, now
+// made on first use (ports.js's lazy checkListener and transferArg), are those the eager helpers threw.
+func TestEmitterErrors_AsBefore(t *testing.T) {
+	const src = `for (const f of ['on', 'once', 'prependListener', 'prependOnceListener', 'addListener']) { try { process[f]('x', 5); } catch (e) { console.log(f, e.name, e.message); } }
+try { process.on('x', null); } catch (e) { console.log(e.message); }
+const { MessageChannel } = require('worker_threads'); const { port1 } = new MessageChannel();
+try { port1.postMessage(1, 5); } catch (e) { console.log(e.message); }
+try { port1.postMessage(1, { transfer: 5 }); } catch (e) { console.log(e.message); }
+port1.close();
+`
+	const want = `on TypeError The "listener" argument must be of type function. Received number
+once TypeError The "listener" argument must be of type function. Received number
+prependListener TypeError The "listener" argument must be of type function. Received number
+prependOnceListener TypeError The "listener" argument must be of type function. Received number
+addListener TypeError The "listener" argument must be of type function. Received number
+The "listener" argument must be of type function. Received null
+postMessage: the transfer list must be an array or an options object
+postMessage: options.transfer must be an array
+`
+	if code, out, errOut := runProgram(t, src); code != 0 || out != want || errOut != "" {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want %q", code, out, errOut, want)
+	}
+}

@@ -55,8 +55,10 @@ class MessagePort extends EventEmitter {
 		super();
 		if (key !== kCreate) throw new TypeError('Illegal constructor');
 	}
-	[kChanged](type) { if (type === 'message') { const m = this[kListeners]; N.portListen(this, m !== undefined && m.message !== undefined); } }
 }
+// A port's kChanged is Go's (N.portChanged(type), with the port as this): the first 'message' listener starts
+// delivery, removing the last stops it. A native rather than a method calling one: a realm makes one function, not two.
+defineProperty(MessagePort.prototype, kChanged, { value: N.portChanged, writable: true, configurable: true });
 defineProperty(MessagePort.prototype, toStringTag, { value: 'MessagePort', configurable: true });
 
 // The parts made on first use (lazy). made holds what has been made.

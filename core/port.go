@@ -76,12 +76,7 @@ type portBinding struct {
 
 // NewPort makes a MessagePort object of the realm whose operations go to b (the Node layer's parentPort).
 func (r *Realm) NewPort(b PortBackend) *goja.Object {
-	r.API()
-	v, err := r.newPortFn(goja.Undefined())
-	if err != nil {
-		panic(err)
-	}
-	obj := v.(*goja.Object)
+	obj := r.newPort()
 	r.ports[obj] = b
 	return obj
 }
@@ -90,12 +85,7 @@ func (r *Realm) NewPort(b PortBackend) *goja.Object {
 // if it is not nil.
 func (r *Realm) bindPort(p *portPair, side int, obj *goja.Object) *portBinding {
 	if obj == nil {
-		r.API()
-		v, err := r.newPortFn(goja.Undefined())
-		if err != nil {
-			panic(err)
-		}
-		obj = v.(*goja.Object)
+		obj = r.newPort()
 	}
 	b := &portBinding{pair: p, side: side, realm: r, obj: obj, refWanted: true}
 	r.ports[obj] = b
@@ -360,6 +350,20 @@ func (p *portPair) leave(side int, b *portBinding) {
 	}
 }
 
+// hasListeners reports whether t, an event target of ports.js, has listeners of typ.
+func (r *Realm) hasListeners(t goja.Value, typ string) bool {
+	o, _ := t.(*goja.Object)
+	if o == nil {
+		return false
+	}
+	m, _ := o.GetSymbol(r.kListeners).(*goja.Object)
+	if m == nil {
+		return false
+	}
+	v := m.Get(typ)
+	return v != nil && !goja.IsUndefined(v)
+}
+
 // portNatives are the prelude's MessagePort natives.
 func (r *Realm) portNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
 	port := func(v goja.Value) PortBackend {
@@ -376,9 +380,12 @@ func (r *Realm) portNatives(def func(string, int, func(goja.FunctionCall) goja.V
 		}
 		return goja.Undefined()
 	})
-	def("portListen", 2, func(c goja.FunctionCall) goja.Value {
-		if p := port(c.Argument(0)); p != nil {
-			p.Listen(c.Argument(1).ToBoolean())
+	def("portChanged", 1, func(c goja.FunctionCall) goja.Value { // MessagePort.prototype[kChanged]: this is the port
+		if !c.Argument(0).StrictEquals(r.typeValue(evMessage)) {
+			return goja.Undefined()
+		}
+		if p := port(c.This); p != nil {
+			p.Listen(r.hasListeners(c.This, evMessage))
 		}
 		return goja.Undefined()
 	})

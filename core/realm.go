@@ -33,11 +33,14 @@ type Realm struct {
 	refs  int
 	ended bool
 
-	api                                           *goja.Object // ports.js's result, made on first use
-	emitFn, emit1Fn, newPortFn, errorEvFn, lazyFn goja.Callable
-	methodFn                                      goja.Callable // ports.js's method(name): the prototypes' lazy methods
-	messageType                                   goja.Value    // "message", made once
-	fastKey                                       *goja.Symbol  // where a target keeps its only plain 'message' listener
+	lazyFn                     goja.Callable // ports.js's lazy(name): what else it makes, on first use; nil until it ran
+	methodFn                   goja.Callable // lazy, as the maker of the prototypes' lazy methods
+	emitFn, emit1Fn, errorEvFn goja.Callable // lazy's apiEmit, apiEmit1 and errorEvent, once used
+	lazyObj                    *goja.Object  // lazy, the function object
+	emitterClass, portClass    *goja.Object  // ports.js's EventEmitter and MessagePort
+	kListeners, kCreate        *goja.Symbol  // where a target keeps its listeners (ports.js); MessagePort's constructor key
+	api                        *goja.Object  // the object library sources get (API), made on first use
+	messageType                goja.Value    // "message", made once
 
 	ports    map[*goja.Object]PortBackend // the realm's MessagePort objects (port.go)
 	children map[*goja.Object]*Child      // live workers this realm created (child.go)
@@ -132,38 +135,44 @@ var portsJS string
 // portsSource builds the JavaScript side of a realm's worker APIs.
 var portsSource = jsutil.NewSource("jsworker:ports", portsJS)
 
-// API returns the object ports.js made for the realm (EventEmitter, MessagePort, transferArg,
-// receiveMessageOnPort, lazy …), running it on first use. What not every realm needs (MessageChannel,
-// BroadcastChannel, WebWorker, workerPost, workerRef) is made on first use: Export.
-func (r *Realm) API() *goja.Object {
-	if r.api != nil {
-		return r.api
+// portsJS runs ports.js for the realm on first use. Realm thread only.
+func (r *Realm) portsJS() {
+	if r.lazyFn != nil {
+		return
 	}
 	// ports.js's private symbols, made here so that an idle realm never makes the global Symbol constructor.
+	var keys [5]*goja.Symbol
 	args := []goja.Value{r.natives()}
-	for _, name := range [...]string{"kListeners", "kHandlers", "kChanged", "kCreate", "kFast", "kEvent"} {
-		args = append(args, goja.NewSymbol(name))
+	for i, name := range [...]string{"kListeners", "kHandlers", "kChanged", "kCreate", "kEvent"} {
+		keys[i] = goja.NewSymbol(name)
+		args = append(args, keys[i])
 	}
 	v, err := portsSource.Call(r.rt, append(args, goja.SymToStringTag)...)
 	if err != nil {
 		panic(err)
 	}
-	api := v.(*goja.Object)
-	fn := func(name string) goja.Callable {
-		f, ok := goja.AssertFunction(api.Get(name))
-		if !ok {
-			panic("jsworker: ports.js function " + name + " missing")
-		}
-		return f
+	lazy, ok := goja.AssertFunction(v)
+	if !ok {
+		panic("jsworker: ports.js does not return lazy")
 	}
-	r.newPortFn, r.lazyFn, r.methodFn = fn("newPort"), fn("lazy"), fn("method")
-	r.fastKey, _ = api.Get("fastKey").(*goja.Symbol)
-	r.api = api
+	r.lazyObj = v.(*goja.Object)
+	part := func(name string) goja.Value {
+		v, err := lazy(goja.Undefined(), r.rt.ToValue(name))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
+	r.methodFn = lazy // lazy(name) makes the prototypes' methods too
+	r.emitterClass, _ = part("EventEmitter").(*goja.Object)
+	r.portClass, _ = part("MessagePort").(*goja.Object)
+	r.kListeners, r.kCreate = keys[0], keys[3]
+	r.lazyFn = lazy
 	for _, c := range [...]struct {
-		class string
+		class *goja.Object
 		names []string
-	}{{"EventEmitter", emitterMethods}, {"MessagePort", portMethods}} {
-		proto := api.Get(c.class).(*goja.Object).Get("prototype").(*goja.Object)
+	}{{r.emitterClass, emitterMethods}, {r.portClass, portMethods}} {
+		proto := c.class.Get("prototype").(*goja.Object)
 		if gojainternal.DefineLazy(proto, protoMethods, c.names...) {
 			continue
 		}
@@ -173,10 +182,34 @@ func (r *Realm) API() *goja.Object {
 			}
 		}
 	}
-	return api
 }
 
-// emitterMethods and portMethods are the properties ports.js's method(name) makes for EventEmitter.prototype and
+// API returns the object the library's JavaScript sources above core get for the realm's worker APIs
+// (EventEmitter, MessagePort, and lazy(name), which makes MessageChannel, BroadcastChannel, receiveMessageOnPort,
+// workerPost, workerRef …), running ports.js on first use.
+func (r *Realm) API() *goja.Object {
+	if r.api == nil {
+		r.portsJS()
+		api := r.rt.NewObject()
+		_ = api.Set("EventEmitter", r.emitterClass)
+		_ = api.Set("MessagePort", r.portClass)
+		_ = api.Set("lazy", r.lazyObj)
+		r.api = api
+	}
+	return r.api
+}
+
+// newPort makes a MessagePort object of the realm (new MessagePort(kCreate)).
+func (r *Realm) newPort() *goja.Object {
+	r.portsJS()
+	o, err := r.rt.New(r.portClass, r.kCreate)
+	if err != nil {
+		panic(err)
+	}
+	return o
+}
+
+// emitterMethods and portMethods are the properties ports.js's lazy(name) makes for EventEmitter.prototype and
 // MessagePort.prototype, in the order a class would have defined them.
 var (
 	emitterMethods = []string{"on", "prependListener", "once", "prependOnceListener", "removeListener",
@@ -196,7 +229,7 @@ var protoMethods = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name strin
 	return r.makeMethod(name)
 })
 
-// makeMethod calls ports.js's method(name) and says what property it makes.
+// makeMethod calls ports.js's lazy(name) and says what property it makes.
 func (r *Realm) makeMethod(name string) gojainternal.Prop {
 	v, err := r.methodFn(goja.Undefined(), r.rt.ToValue(name))
 	if err != nil {
@@ -218,10 +251,14 @@ func (r *Realm) exportFunc(name string) goja.Callable {
 	return f
 }
 
-// Export returns the ports.js export name (see API), making it on first use if it is one of the lazy ones.
+// Export returns the ports.js part name (EventEmitter, MessagePort, or one lazy(name) makes), making it on first use.
 func (r *Realm) Export(name string) goja.Value {
-	if v := r.API().Get(name); v != nil {
-		return v
+	r.portsJS()
+	switch name {
+	case "EventEmitter":
+		return r.emitterClass
+	case "MessagePort":
+		return r.portClass
 	}
 	v, err := r.lazyFn(goja.Undefined(), r.rt.ToValue(name))
 	if err != nil {
@@ -277,12 +314,14 @@ func init() {
 
 // Emit calls target.emit(typ, args...) the ports.js way and returns what a listener threw.
 func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error {
-	r.API()
+	r.portsJS()
 	if len(args) == 1 {
-		if typ == evMessage && r.fastKey != nil { // one plain listener: call it, with the target as this
-			if fn, ok := goja.AssertFunction(target.GetSymbol(r.fastKey)); ok {
-				_, err := fn(target, args[0])
-				return err
+		if typ == evMessage { // one plain listener (kept alone, as itself: ports.js): call it, with the target as this
+			if m, ok := target.GetSymbol(r.kListeners).(*goja.Object); ok {
+				if fn, ok := goja.AssertFunction(m.Get(evMessage)); ok {
+					_, err := fn(target, args[0])
+					return err
+				}
 			}
 		}
 		if r.emit1Fn == nil {

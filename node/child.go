@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -203,7 +204,8 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		ns.envStore = n.envStore.copyStore()
 		ns.envCopy = true
 	default:
-		ns.envFrame = mk(n.proc().Get("env")) // the parent's process.env, as it is now
+		ns.envFrame = n.sharedEnv(mk(n.proc().Get("env"))) // the parent's process.env, as it is now
+		frames[len(frames)-1] = ns.envFrame
 	}
 	if m, ok := get("envData").(*goja.Object); ok && m.Get("size").ToInteger() > 0 {
 		ns.envDataFrame = mk(m)
@@ -252,6 +254,20 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 	link.child.Store(c)
 	c.Schedule() // online may have come before the link knew the child
 	return int64(w.ID())
+}
+
+// sharedEnv returns f, the frame of the parent's process.env for a new child, or, when its bytes are those of the
+// last such frame, a frame over the bytes the children spawned since share (f is released): workers spawned while
+// process.env does not change hold one copy of it between them, not one each. The shared bytes are a copy nobody
+// writes to, and a frame made of them is not aligned (clone.NewFrame), so no reader uses them in place. A frame
+// with shared memory never matches (its tokens are new each time).
+func (n *nodeState) sharedEnv(f *clone.Frame) *clone.Frame {
+	if b := f.Bytes(); n.envBytes != nil && bytes.Equal(b, n.envBytes) {
+		f.Release()
+		return clone.NewFrame(n.envBytes)
+	}
+	n.envBytes = bytes.Clone(f.Bytes())
+	return f
 }
 
 // addChild remembers nc as the hooks of c, for terminate().

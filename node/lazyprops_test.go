@@ -66,7 +66,8 @@ TypeError
 
 // lazyTouchSrc touches the lazy prototypes first by for-in, Object.keys, in, hasOwnProperty, toString, delete,
 // defineProperty and assignment; wantLazyTouch is what the eager tree printed (but for the body of listenerCount:
-// the listener lists are an object now, as in Node, where they were a Map).
+// the listener lists are an object now, as in Node, where they were a Map, and a type's only listener is kept
+// alone, as in Node, where it was an array of one).
 const lazyTouchSrc = `const { MessagePort, parentPort } = require('worker_threads');
 const EE = Object.getPrototypeOf(MessagePort.prototype).constructor;
 // First touches of every kind, each on a prototype nothing has touched yet.
@@ -81,7 +82,7 @@ console.log(Object.getOwnPropertySymbols(P).map(String).join());
 `
 
 const wantLazyTouch = `onmessage,onmessageerror,onclose 0 true true
-listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : l.length; } postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } true
+listenerCount(type) { const l = listenersOf(this)[type]; return l === undefined ? 0 : Array.isArray(l) ? l.length : 1; } postMessage(value, transfer) { N.portPost(this, value, transferArg(transfer)); } true
 false false
 {"value":1,"writable":true,"enumerable":false,"configurable":true}
 x constructor,on,prependListener,once,prependOnceListener,removeListener,removeAllListeners,emit,listenerCount,listeners,rawListeners,setMaxListeners,getMaxListeners,addListener,off

@@ -46,44 +46,28 @@ func (n *nodeState) call(name string, args ...goja.Value) (goja.Value, error) {
 	return f(goja.Undefined(), args...)
 }
 
-// threadsModule returns the realm's worker_threads exports, made on first use.
+// threadsModule returns the realm's worker_threads exports, made on first use: an object whose exports are all lazy
+// data properties (writable, enumerable, configurable, as Node's are), in Node's order, each made on first touch
+// (threadsExports). A worker that only talks to its parent makes parentPort and nothing else: worker_threads.js
+// runs when the first of the exports it makes (Worker, SHARE_ENV …) is touched. workerData is read from its frame
+// now, as before, so that a frame that cannot be read still throws at require.
 func (n *nodeState) threadsModule() *goja.Object {
 	if n.threads != nil {
 		return n.threads
 	}
 	r, rt := n.r, n.r.Runtime()
-	info := rt.NewObject()
-	_ = info.Set("isMainThread", n.main)
-	_ = info.Set("resourceLimits", rt.NewObject())
-	if n.main {
-		_ = info.Set("parentPort", goja.Null())
-		_ = info.Set("workerData", goja.Null())
-		_ = info.Set("threadId", 0)
-	} else {
-		_ = info.Set("threadId", int64(n.w.ID()))
-		pp := &parentPort{n: n, refWanted: true}
-		pp.obj = r.NewPort(pp)
-		n.parentPort = pp
-		_ = info.Set("parentPort", pp.obj)
-		data := goja.Undefined()
-		if n.dataFrame != nil {
-			f := n.dataFrame
-			n.dataFrame = nil
-			d, err := clone.Deserialize(rt, f)
-			if err != nil {
-				r.Throw("workerData", err)
-			}
-			data = d
+	if !n.main && n.dataFrame != nil {
+		f := n.dataFrame
+		n.dataFrame = nil
+		d, err := clone.Deserialize(rt, f)
+		if err != nil {
+			r.Throw("workerData", err)
 		}
-		_ = info.Set("workerData", data)
+		n.workerData = d
 	}
-	m, err := n.call("makeModule", info)
-	if err != nil {
-		panic(err)
-	}
-	mo := m.(*goja.Object)
-	if !gojainternal.DefineLazy(mo, threadsExports, lazyExports...) {
-		for _, name := range lazyExports { // without lazy properties: all of them now
+	mo := rt.NewObject()
+	if !gojainternal.DefineLazy(mo, threadsExports, threadsExportNames...) {
+		for _, name := range threadsExportNames { // without lazy properties: all of them now
 			if err := n.exportProp(name).Define(mo, name); err != nil {
 				panic(err)
 			}
@@ -93,15 +77,17 @@ func (n *nodeState) threadsModule() *goja.Object {
 	return n.threads
 }
 
-// lazyExports are the worker_threads exports made on first touch, after the realm's facts, in Node's order.
-var lazyExports = []string{"SHARE_ENV", "Worker", "MessageChannel", "MessagePort", "BroadcastChannel", "receiveMessageOnPort",
-	"markAsUntransferable", "isMarkedAsUntransferable", "moveMessagePortToContext", "setEnvironmentData",
-	"getEnvironmentData"}
+// threadsExportNames are the worker_threads exports in the order node v20 lists them (Object.keys), each made on
+// first touch; isMarkedAsUntransferable (Node 21's) where later Nodes list it. Node 20.20's postMessageToThread is
+// not supported.
+var threadsExportNames = []string{"isMainThread", "MessagePort", "MessageChannel", "markAsUntransferable",
+	"isMarkedAsUntransferable", "moveMessagePortToContext", "receiveMessageOnPort", "resourceLimits", "threadId",
+	"SHARE_ENV", "Worker", "parentPort", "workerData", "BroadcastChannel", "setEnvironmentData", "getEnvironmentData"}
 
 // stateKey finds a realm's Node state from its runtime (set by install), for what is made on first touch.
 var stateKey = realmdata.NewKey[*nodeState]("node.state")
 
-// threadsExports makes a lazy export of a realm's worker_threads (worker_threads.js's exportOf).
+// threadsExports makes a lazy export of a realm's worker_threads (exportProp).
 var threadsExports = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name string) gojainternal.Prop {
 	n, _ := stateKey.Get(rt)
 	if n == nil {
@@ -110,13 +96,51 @@ var threadsExports = gojainternal.NewLazyFactory(func(rt *goja.Runtime, name str
 	return n.exportProp(name)
 })
 
-// exportProp makes the export name as worker_threads.js's exportOf does.
+// exportProp makes the export name: the realm's facts (isMainThread, threadId, resourceLimits, parentPort,
+// workerData) here, the rest as worker_threads.js's exportOf does.
 func (n *nodeState) exportProp(name string) gojainternal.Prop {
-	v, err := n.call("exportOf", n.r.Runtime().ToValue(name))
-	if err != nil {
-		panic(err) // goja's own error (an exception, or termination): rethrown as it is, to the access that made it
+	rt := n.r.Runtime()
+	var v goja.Value
+	switch name {
+	case "isMainThread":
+		v = rt.ToValue(n.main)
+	case "threadId":
+		v = rt.ToValue(0)
+		if !n.main {
+			v = rt.ToValue(int64(n.w.ID()))
+		}
+	case "resourceLimits":
+		v = rt.NewObject()
+	case "parentPort":
+		v = goja.Null()
+		if !n.main {
+			v = n.parent().obj
+		}
+	case "workerData":
+		v = goja.Null()
+		if !n.main {
+			v = goja.Undefined()
+			if n.workerData != nil {
+				v = n.workerData
+			}
+		}
+	default:
+		var err error
+		if v, err = n.call("exportOf", rt.ToValue(name)); err != nil {
+			panic(err) // goja's own error (an exception, or termination): rethrown as it is, to the access that made it
+		}
 	}
 	return gojainternal.Prop{Value: v, Writable: true, Enumerable: true, Configurable: true}
+}
+
+// parent returns the worker's parentPort, making it on first use.
+func (n *nodeState) parent() *parentPort {
+	if n.parentPort == nil {
+		pp := &parentPort{n: n, refWanted: true}
+		pp.obj = n.r.NewPort(pp)
+		n.parentPort = pp
+	}
+	return n.parentPort
 }
 
 // A parentPort is a Node-style worker's port to its parent: its messages travel through the worker's own inbox

@@ -48,6 +48,7 @@ type nodeState struct {
 	// From the parent, each read once in the worker's realm.
 	envFrame, envDataFrame, dataFrame *clone.Frame
 	hasData                           bool
+	workerData                        goja.Value // dataFrame, read as worker_threads is first required; nil if none
 
 	accepting bool // parentPort started: inbox messages are delivered
 	exitSet   bool // process.exit or an uncaught exception fixed exitCode
@@ -71,6 +72,7 @@ type nodeState struct {
 	wt             *goja.Object            // worker_threads.js's result, made on first use
 
 	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+	envBytes []byte                     // the bytes of the last process.env frame sent to a child, shared by the next (sharedEnv)
 
 	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache

@@ -83,8 +83,11 @@ function makeWorker() {
 			if (spec.eval && typeof filename !== 'string') {
 				throw new TypeError('The "filename" argument must be a string when options.eval is true.');
 			}
-			defineProperty(this, kLimits, { value: rl !== undefined && rl !== null ? Object.assign({}, rl) : {} });
-			defineProperty(this, kCtx, { value: getCtx() });
+			// Only what this Worker has: its resourceLimits' copy when given (else {} is made on first read), its
+			// async context when there is one.
+			if (rl !== undefined && rl !== null) defineProperty(this, kLimits, { value: Object.assign({}, rl) });
+			const ctx = getCtx();
+			if (ctx !== undefined) defineProperty(this, kCtx, { value: ctx });
 			defineProperty(this, kThreadId, { value: N.spawn(this, filename, spec), writable: true });
 		}
 		on(type, fn) { return super.on(type, wrapListener(this, fn)); }
@@ -101,7 +104,14 @@ function makeWorker() {
 			return ls.map(function (l) { for (const [k, v] of m) if (v === l) return k; return l; });
 		}
 		get threadId() { return this[kThreadId]; }
-		get resourceLimits() { return this[kLimits]; }
+		get resourceLimits() {
+			let l = this[kLimits];
+			if (l === undefined) {
+				l = {};
+				if (Object.isExtensible(this)) defineProperty(this, kLimits, { value: l });
+			}
+			return l;
+		}
 		get stdin() { return null; }
 		get stdout() { return null; }
 		get stderr() { return null; }
@@ -118,20 +128,9 @@ function makeWorker() {
 	return Worker;
 }
 
-// makeModule makes the module's exports: the realm's facts now; the rest (lazyExports, in the order Node lists them)
-// node/threads.go adds as lazy properties, each made on first touch by exportOf (plain data properties, writable,
+// exportOf makes the export name: node/threads.go makes every export on first touch, the realm's facts (isMainThread,
+// threadId, resourceLimits, parentPort, workerData) itself and the others here (plain data properties, writable,
 // enumerable and configurable, as every export is).
-function makeModule(info) {
-	return {
-		isMainThread: info.isMainThread,
-		parentPort: info.parentPort,
-		workerData: info.workerData,
-		threadId: info.threadId,
-		resourceLimits: info.resourceLimits,
-	};
-}
-
-// exportOf makes the export name (one of node/threads.go's lazyExports).
 function exportOf(name) {
 	switch (name) {
 	case 'SHARE_ENV': return shareEnvSymbol();
@@ -158,7 +157,6 @@ function loadEnvironmentData(m) {
 }
 
 return {
-	makeModule: makeModule,
 	exportOf: exportOf,
 	loadEnvironmentData: loadEnvironmentData,
 	setThreadId: function (w, id) { w[kThreadId] = id; },

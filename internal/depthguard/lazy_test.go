@@ -33,7 +33,8 @@ const guardChecks = `(function () {
 	});
 	out.push(JSON.parse === JSON.parse, JSON.parse.name, JSON.parse.length, attrs(JSON, "parse"), own(JSON.parse), String(JSON.parse),
 		Object.getOwnPropertyNames(JSON).join(), Object.getOwnPropertyNames(Array.prototype).join(),
-		JSON.parse("[1,[2]]")[1][0], [1, [2, 3]].join("-"), String([1, [2]]), [1, [2]].toLocaleString());
+		JSON.parse("[1,[2]]")[1][0], [1, [2, 3]].join("-"), String([1, [2]]), [1, [2]].toLocaleString(),
+		Array.prototype.toString === Object.getPrototypeOf(Int8Array.prototype).toString); // true, as in Node
 	return out.join();
 })()`
 

@@ -24,7 +24,12 @@
 //     "Maximum call stack size exceeded" when it passes the limit. goja's own
 //     limit is set a margin above ours (Backstop), so that catch handlers
 //     and code the guard does not cover still have room, and it stays the
-//     uncatchable last resort.
+//     uncatchable last resort. The builtins the guard also checks (JSON.parse,
+//     Array.prototype.join, toString, toLocaleString) are guarded in place
+//     when goja makes them, and the RangeError constructor is looked up when
+//     the guard first throws (overflow.go), so that a realm pays only for
+//     what it touches; where goja's internals cannot be read, all of it is
+//     done at Install, with wrapper functions.
 //
 // Every call of the guard returns the realm's Flag (flag.go): undefined, which
 // plain code discards, until the realm's owner sets it. The inspector sets it

@@ -47,8 +47,11 @@ func Backstop(limit int) int {
 // than limit frames, or with more than MaxGoStack bytes of Go stack in use
 // (amd64 and arm64), throws a catchable RangeError (Message), and goja's own
 // limit is set to Backstop(limit). JSON.parse refuses text nested deeper than
-// MaxJSONDepth with the same RangeError, and Array.prototype.join, toString
-// and toLocaleString check the Go stack (builtins.go). Install is called once per realm, on the
+// MaxJSONDepth with the same RangeError (json.go), and Array.prototype.join, toString
+// and toLocaleString check the Go stack (builtins.go). Where gojainternal can read goja's
+// templates, those builtins are guarded in place when goja makes them, and the RangeError
+// constructor is looked up when the guard first throws (overflow.go): a realm pays for what it
+// touches. Install is called once per realm, on the
 // realm's goroutine, before any rewritten code runs; limit must be positive.
 func Install(rt *goja.Runtime, limit int) error {
 	return InstallWithCheckpoint(rt, limit, nil)
@@ -88,17 +91,9 @@ func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 	if limit <= 0 {
 		return errors.New("depthguard: the limit must be positive")
 	}
-	ctor, ok := goja.AssertConstructor(rt.Get("RangeError"))
-	if !ok {
-		return errors.New("depthguard: the realm has no RangeError constructor")
-	}
-	msg := rt.ToValue(Message)
-	fail := func() {
-		e, err := ctor(nil, msg)
-		if err != nil {
-			panic(err) // the RangeError constructor itself failed: pass its exception on
-		}
-		panic(e)
+	fail, lazy, err := overflowFor(rt) // overflow.go
+	if err != nil {
+		return err
 	}
 	if err := gojainternal.CallStack(); err != nil {
 		return err // fail closed: no guard that cannot read the depth
@@ -126,10 +121,10 @@ func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 		return flag.v // the realm's Flag (flag.go)
 	}
 	rt.SetMaxCallStackSize(Backstop(limit))
-	if err := wrapJSONParse(rt, fail); err != nil {
+	if err := guardJSONParse(rt, fail, lazy); err != nil {
 		return err
 	}
-	if err := wrapRecursiveBuiltins(rt, fail); err != nil {
+	if err := guardRecursiveBuiltins(rt, fail, lazy); err != nil {
 		return err
 	}
 	if err := guardConstructors(rt); err != nil { // the Function constructors compile guarded code (function.go)

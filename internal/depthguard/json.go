@@ -2,6 +2,7 @@ package depthguard
 
 import (
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
 // MaxJSONDepth is the deepest nesting of arrays and objects JSON.parse
@@ -39,28 +40,52 @@ func jsonDepth(text string, limit int) int {
 	return deepest
 }
 
-// wrapJSONParse replaces JSON.parse in rt with a function that refuses text
-// nested deeper than MaxJSONDepth with a RangeError, before goja's parser
-// recurses into it, and otherwise calls the original with the same
-// arguments. The replacement keeps the original's name, length and property
-// attributes.
-func wrapJSONParse(rt *goja.Runtime, fail func()) error {
-	jsonObj, ok := rt.Get("JSON").(*goja.Object)
+// guardJSONParse makes JSON.parse in rt refuse text nested deeper than MaxJSONDepth with the guard's RangeError
+// (fail), before goja's parser recurses into it. When lazy (overflowFor) and the realm has not made JSON yet, that
+// happens when goja makes it (jsonMade), so that a realm that never touches JSON never makes it (~6 KiB: the object
+// and its four functions); otherwise now.
+func guardJSONParse(rt *goja.Runtime, fail func(), lazy bool) error {
+	if g := rt.GlobalObject(); lazy && gojainternal.Pending(g, "JSON") && gojainternal.AfterMake(g, jsonMade, "JSON") {
+		return nil
+	}
+	return guardParse(rt, rt.Get("JSON"), fail)
+}
+
+// jsonMade guards JSON.parse when goja makes a lazily guarded realm's JSON object (a template hook: it runs while
+// goja makes the property, before any script sees it, and runs no JavaScript).
+var jsonMade = gojainternal.NewAfterMake(func(rt *goja.Runtime, _ string, v goja.Value) {
+	if err := guardParse(rt, v, func() { throwOverflow(rt) }); err != nil {
+		panic(rt.NewTypeError("jsworker: the depth guard cannot guard JSON.parse: %v", err)) // not reached
+	}
+})
+
+// guardParse guards the parse function of jsonVal, rt's JSON object, in place (gojainternal.GuardCallOver: the same
+// function object, with its name, length and attributes) or, where goja's internals cannot be read or parse is not
+// goja's, by replacing it with a function that checks and calls the original with the same arguments, keeping the
+// original's name, length and property attributes. Either way the text is converted to a string once, here, and
+// the original gets the string.
+func guardParse(rt *goja.Runtime, jsonVal goja.Value, fail func()) error {
+	jsonObj, ok := jsonVal.(*goja.Object)
 	if !ok {
 		return nil // a realm without JSON has nothing to guard
 	}
-	orig, ok := goja.AssertFunction(jsonObj.Get("parse"))
+	parseVal := jsonObj.Get("parse")
+	orig, ok := goja.AssertFunction(parseVal)
 	if !ok {
+		return nil
+	}
+	if gojainternal.GuardCallOver(parseVal.(*goja.Object), func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
+		if len(call.Arguments) > 0 {
+			call = goja.FunctionCall{This: call.This, Arguments: checkJSONText(rt, call.Arguments, fail)}
+		}
+		return orig(call)
+	}) {
 		return nil
 	}
 	parse := rt.ToValue(func(call goja.FunctionCall) goja.Value {
 		args := call.Arguments
 		if len(args) > 0 {
-			text := args[0].String() // ToString once, here: the original gets the string
-			if jsonDepth(text, MaxJSONDepth) > MaxJSONDepth {
-				fail()
-			}
-			args = append([]goja.Value{rt.ToValue(text)}, args[1:]...)
+			args = checkJSONText(rt, args, fail)
 		}
 		v, err := orig(call.This, args...)
 		if err != nil {
@@ -75,4 +100,15 @@ func wrapJSONParse(rt *goja.Runtime, fail func()) error {
 		return err
 	}
 	return jsonObj.DefineDataProperty("parse", parse, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
+}
+
+// checkJSONText converts JSON.parse's text, args[0], to a string (ToString once), throws with fail if it nests
+// deeper than MaxJSONDepth, and returns the arguments for goja's parse: the string, then the rest. It never changes
+// args, which may be goja's VM stack.
+func checkJSONText(rt *goja.Runtime, args []goja.Value, fail func()) []goja.Value {
+	text := args[0].String()
+	if jsonDepth(text, MaxJSONDepth) > MaxJSONDepth {
+		fail()
+	}
+	return append([]goja.Value{rt.ToValue(text)}, args[1:]...)
 }

@@ -6,7 +6,8 @@
 // stack traces, the size of a realm's graph (ReachableBytes, for core's
 // memory budgets), and the templates goja builds globals and prototypes
 // from together with the call and construct behaviour of its native
-// functions (lazyguard.go: core's allocation guard, at no cost until used),
+// functions (lazyguard.go: core's allocation guard and the depth guard's
+// builtins, at no cost until used),
 // and properties of ours made on first touch through the same templates
 // (lazyprops.go: lazy globals, prototype methods, natives).
 //

@@ -256,10 +256,16 @@ func replacedConstruct(replace func(ConstructFunc, []goja.Value, *goja.Object) *
 	return func(args []goja.Value, newTarget *goja.Object) *goja.Object { return replace(orig, args, newTarget) }
 }
 
+//go:noinline
+func overCall(guard func(CallFunc, goja.FunctionCall) goja.Value, orig CallFunc) CallFunc {
+	return func(call goja.FunctionCall) goja.Value { return guard(orig, call) }
+}
+
 var (
 	guardedConstructCode  = reflect.ValueOf(guardedConstruct(nil, nil)).Pointer()
 	guardedCallCode       = reflect.ValueOf(guardedCall(nil, nil)).Pointer()
 	replacedConstructCode = reflect.ValueOf(replacedConstruct(nil, nil)).Pointer()
+	overCallCode          = reflect.ValueOf(overCall(nil, nil)).Pointer()
 )
 
 // GuardConstruct makes the native constructor o run check(args) before each construction (new o(...),
@@ -312,6 +318,24 @@ func GuardCall(o *goja.Object, guard func(orig CallFunc, call goja.FunctionCall)
 }
 
 func guardCall(o *goja.Object, guard func(orig CallFunc, call goja.FunctionCall) goja.Value) bool {
+	return swapCall(o, guardedCallCode, func(orig CallFunc) CallFunc { return guardedCall(guard, orig) })
+}
+
+// GuardCallOver is GuardCall for a second guard of a function another guard may have (the depth guard's, over the
+// allocation guard's Array.prototype.join): guard receives the behaviour o has now, GuardCall's guard included, and
+// a GuardCall after it guards it again. A function whose outermost behaviour is already GuardCallOver's is left as
+// it is (true), so one user of GuardCallOver per function. Answers as GuardCall.
+func GuardCallOver(o *goja.Object, guard func(orig CallFunc, call goja.FunctionCall) goja.Value) bool {
+	return LazyGuard() == nil && guardCallOver(o, guard)
+}
+
+func guardCallOver(o *goja.Object, guard func(orig CallFunc, call goja.FunctionCall) goja.Value) bool {
+	return swapCall(o, overCallCode, func(orig CallFunc) CallFunc { return overCall(guard, orig) })
+}
+
+// swapCall replaces the call behaviour of the native function o by wrap(goja's), unless it is already wrapped by the
+// closure whose code pointer is done; false if o is no native function with a call behaviour.
+func swapCall(o *goja.Object, done uintptr, wrap func(CallFunc) CallFunc) bool {
 	p := nativeOf(o)
 	if p == nil {
 		return false
@@ -320,8 +344,8 @@ func guardCall(o *goja.Object, guard func(orig CallFunc, call goja.FunctionCall)
 	if *slot == nil {
 		return false
 	}
-	if reflect.ValueOf(*slot).Pointer() != guardedCallCode {
-		*slot = guardedCall(guard, *slot)
+	if reflect.ValueOf(*slot).Pointer() != done {
+		*slot = wrap(*slot)
 	}
 	return true
 }
@@ -406,6 +430,21 @@ func (t *Template) install(o *goja.Object) (materialized []string, ok bool) {
 	}
 	*(*unsafe.Pointer)(unsafe.Add(selfOf(o).data, l.tmplOff)) = target
 	return materialized, true
+}
+
+// TemplateHas reports whether o is templated and its template makes name, without making anything: then
+// [TemplateValue] finds the value, now or later (a realm's template is only ever replaced by derived copies, which
+// keep every factory). False if the probe failed. Only on the goroutine that owns o's runtime.
+func TemplateHas(o *goja.Object, name string) bool {
+	if LazyGuard() != nil {
+		return false
+	}
+	tmpl, _, ok := templateOf(o)
+	if !ok {
+		return false
+	}
+	_, ok = lazyFactory(tmpl, name)
+	return ok
 }
 
 // TemplateValue returns the value o's template makes for name in rt (o must belong to rt): for a constructor of the

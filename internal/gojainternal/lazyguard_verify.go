@@ -115,8 +115,9 @@ func verifyLazyOn(plain *goja.Runtime, c *lazyCheckSet) error {
 	if m, ok := gt.install(g); !ok || len(m) != 0 {
 		return fmt.Errorf("installing on a fresh global object: %v, %v", m, ok)
 	}
-	// The prototypes' templates, installed before any script runs (the checks call Array.prototype.join).
-	calls := make([]int, len(lazyMethods))
+	// The prototypes' templates, installed before any script runs (the checks call Array.prototype.join). Each
+	// method gets a second guard over the first (GuardCallOver), which sees every call too.
+	calls, over := make([]int, len(lazyMethods)), make([]int, len(lazyMethods))
 	for i, lm := range lazyMethods {
 		proto := lm.proto(rt)
 		t, err := deriveTemplate(proto, map[string]func(*goja.Runtime, goja.Value){
@@ -127,6 +128,9 @@ func verifyLazyOn(plain *goja.Runtime, c *lazyCheckSet) error {
 					if seven(call.Argument(0)) {
 						panic(refused)
 					}
+					return orig(call)
+				}) || !guardCallOver(o, func(orig CallFunc, call goja.FunctionCall) goja.Value {
+					over[i]++
 					return orig(call)
 				}) {
 					panic(errors.New("cannot guard " + lm.name))
@@ -170,8 +174,8 @@ func verifyLazyOn(plain *goja.Runtime, c *lazyCheckSet) error {
 		m := lm.protoName + "." + lm.name
 		before := calls[i]
 		got, want := strings.Split(runProgram(rt, c.methods[i]), "|"), strings.Split(runProgram(plain, c.methods[i]), "|")
-		if len(want) != 7 || len(got) != 7 || calls[i]-before < 2 { // join also joins the answer
-			return fmt.Errorf("guarded %s: %q (%d calls), plain %q", m, got, calls[i]-before, want)
+		if len(want) != 7 || len(got) != 7 || calls[i]-before < 2 || over[i] != calls[i] { // join also joins the answer
+			return fmt.Errorf("guarded %s: %q (%d calls, %d over), plain %q", m, got, calls[i]-before, over[i], want)
 		}
 		want[1] = "refused"
 		if strings.Join(got, "|") != strings.Join(want, "|") {

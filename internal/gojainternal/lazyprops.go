@@ -366,18 +366,31 @@ func Settle(rt *goja.Runtime, o *goja.Object, names ...string) bool {
 }
 
 // Pending reports whether name is a lazy property of o that its template has not made yet: no script has touched
-// it, so what makes it may still change. False if the probe failed or o is not templated. Only on the goroutine
-// that owns o's runtime.
+// it, so what makes it may still change. o is any object goja builds from a template (the global object,
+// String.prototype, Array.prototype, Function.prototype), with its properties of goja's and of ours (DefineLazy).
+// False if the probe failed or o is not templated. Only on the goroutine that owns o's runtime.
 func Pending(o *goja.Object, name string) bool {
-	if LazyProps() != nil || o == nil || implType(o) != lp.templated {
+	if LazyProps() != nil {
 		return false
+	}
+	_, ok := pending(o, name)
+	return ok
+}
+
+// pending is Pending, returning where o keeps its template pointer.
+func pending(o *goja.Object, name string) (*unsafe.Pointer, bool) {
+	tmpl, l, ok := templateOf(o) // any templated object: the global object, Array.prototype, Function.prototype
+	if !ok {
+		return nil, false
 	}
 	data := selfOf(o).data
-	if _, made := (*(*map[unistring.String]goja.Value)(unsafe.Add(data, lp.valOff)))[unistring.NewFromString(name)]; made {
-		return false
+	if _, made := (*(*map[unistring.String]goja.Value)(unsafe.Add(data, l.valOff)))[unistring.NewFromString(name)]; made {
+		return nil, false
 	}
-	_, ok := lazyFactory(*(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff)), name)
-	return ok
+	if _, ok := lazyFactory(tmpl, name); !ok {
+		return nil, false
+	}
+	return (*unsafe.Pointer)(unsafe.Add(data, l.tmplOff)), true
 }
 
 // NewAfterMake returns a hook for AfterMake: after(rt, name, v) runs each time a property it hooks is made, with
@@ -391,11 +404,17 @@ func NewAfterMake(after func(rt *goja.Runtime, name string, v goja.Value)) *Lazy
 // False, changing nothing, when name is not pending or the probe failed; the caller then does h's work now. Only on
 // the goroutine that owns o's runtime.
 func AfterMake(o *goja.Object, h *LazyFactory, name string) bool {
-	if h == nil || h.after == nil || LazyGuard() != nil || !Pending(o, name) {
+	return LazyProps() == nil && afterMake(o, h, name)
+}
+
+func afterMake(o *goja.Object, h *LazyFactory, name string) bool {
+	if h == nil || h.after == nil {
 		return false
 	}
-	data := selfOf(o).data
-	cur := (*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff))
+	cur, ok := pending(o, name)
+	if !ok {
+		return false
+	}
 	*cur = derive(*cur, h, []string{name})
 	return true
 }

@@ -92,6 +92,54 @@ func verifyLazyProps() (err error) {
 	if got := run(lazyRT, `[r, r, Object.getOwnPropertyNames(globalThis).slice(-1).join()].join()`); got != "3,3,r" {
 		return fmt.Errorf("re-entrant factory: %s", got)
 	}
+	return verifyAfterMake()
+}
+
+// afterMakeCheck reads what verifyAfterMake hooks, the global object's JSON and Array.prototype's join, and lists
+// both objects' names first.
+const afterMakeCheck = `var d = (o, n) => JSON.stringify(Object.getOwnPropertyDescriptor(o, n), ["writable", "enumerable", "configurable"]);
+	var n = [Object.getOwnPropertyNames(globalThis).join(), Object.getOwnPropertyNames(Array.prototype).join()].join("|");
+	[n, [1, 2].join(), Array.prototype.join === [].join, Array.prototype.join.name, d(Array.prototype, "join"),
+	typeof JSON.parse, JSON === globalThis.JSON, d(globalThis, "JSON"), Object.getOwnPropertyNames(JSON).join()].join("|")`
+
+// verifyAfterMake confirms that an AfterMake hook on a property goja's template makes (of the global object, a
+// templated object, and of Array.prototype, a templated array) runs once, when the property is made and with the
+// value made, and that listing names, the values, identity and descriptors are as in a plain runtime.
+func verifyAfterMake() error {
+	type seen struct {
+		rt   *goja.Runtime
+		name string
+		v    goja.Value
+	}
+	var hooked []seen
+	h := NewAfterMake(func(rt *goja.Runtime, name string, v goja.Value) { hooked = append(hooked, seen{rt, name, v}) })
+	rt, plain := goja.New(), goja.New()
+	g, proto := rt.GlobalObject(), rt.NewArray().Prototype()
+	isPending := func(o *goja.Object, name string) bool { _, ok := pending(o, name); return ok }
+	if !isPending(g, "JSON") || !isPending(proto, "join") || isPending(proto, "nonesuch") {
+		return errors.New("Pending does not find goja's own pending properties")
+	}
+	if !afterMake(g, h, "JSON") || !afterMake(proto, h, "join") {
+		return errors.New("AfterMake refused the global object or Array.prototype")
+	}
+	if afterMake(proto, h, "nonesuch") {
+		return errors.New("AfterMake accepted a name the template does not have")
+	}
+	if a, b := run(rt, afterMakeCheck), run(plain, afterMakeCheck); a != b {
+		return fmt.Errorf("after AfterMake: %s, want %s", a, b)
+	}
+	if len(hooked) != 2 || isPending(g, "JSON") || isPending(proto, "join") {
+		return fmt.Errorf("the hooks ran %d times, want 2", len(hooked))
+	}
+	for _, s := range hooked {
+		o := g
+		if s.name == "join" {
+			o = proto
+		}
+		if s.rt != rt || s.v == nil || s.v != o.Get(s.name) {
+			return fmt.Errorf("the hook of %s saw another value", s.name)
+		}
+	}
 	return nil
 }
 

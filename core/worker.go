@@ -380,6 +380,9 @@ func (w *Worker) run() {
 		// other goroutine ever runs on it.
 		runtime.LockOSThread()
 	}
+	if w.ext != nil {
+		presizeStack(int(w.id)) // the 16 KiB the extension's setup needs, in one copy (stackgrow.go)
+	}
 	defer w.finish()
 	if err := w.guard(w.setupRealm); err != nil || w.fatal != nil {
 		if err != nil && !w.isTerminating() { // a Terminate during setup is no failure

@@ -5,8 +5,8 @@
 //	go tool pprof -sample_index=inuse_space -top build/heap.pprof
 //
 // The heap profile is written after -after of wall time (pick a moment when the workers are idle), or at the end.
-// At that moment idleprof prints where the process's memory is, twice: as it is (what the program's own RSS
-// reading sees: garbage not yet collected, free space the collector keeps) and after a forced collection (the
+// At that moment idleprof prints where the process's memory is, twice: as it is (as a program's own RSS
+// reading finds it: garbage not yet collected, free space the collector keeps) and after a forced collection (the
 // live heap); -memrate 1 records every allocation in the heap profile (slow: use a few hundred workers).
 package main
 
@@ -33,7 +33,7 @@ func main() {
 		runtime.MemProfileRate = *memRate
 	}
 	if flag.NArg() < 1 {
-		fmt.Fprintln(os.Stderr, "usage: idleprof [-heap FILE] [-cpu FILE] [-after DUR] PROGRAM.js [ARGS...]")
+		fmt.Fprintln(os.Stderr, "usage: idleprof [-heap FILE] [-cpu FILE] [-after DUR] [-memrate N] PROGRAM.js [ARGS...]")
 		os.Exit(2)
 	}
 	if err := run(*heap, *cpu, *after, flag.Args()); err != nil {

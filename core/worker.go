@@ -101,8 +101,10 @@ func spawn(source string, opts Options, inbox, outbox ChannelLimits) (*Worker, e
 	if opts.Inspectable || inspectDefault {
 		dbg = inspector.NewDebugger()
 		prg, err = dbg.Compile(filename, source)
+	} else if opts.Filename != "" {
+		prg, err = compileShared(filename, source) // one program for every worker of this text (programcache.go)
 	} else {
-		prg, err = CompileScript(filename, source, false)
+		prg, err = CompileScript(filename, source, false) // a name of its own: nothing to share
 	}
 	if err != nil {
 		return nil, err
@@ -377,6 +379,9 @@ func (w *Worker) run() {
 		// Never unlocked: the OS thread exits with the goroutine, so no
 		// other goroutine ever runs on it.
 		runtime.LockOSThread()
+	}
+	if w.ext != nil {
+		presizeStack(int(w.id)) // the 16 KiB the extension's setup needs, in one copy (stackgrow.go)
 	}
 	defer w.finish()
 	if err := w.guard(w.setupRealm); err != nil || w.fatal != nil {

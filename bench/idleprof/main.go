@@ -5,6 +5,9 @@
 //	go tool pprof -sample_index=inuse_space -top build/heap.pprof
 //
 // The heap profile is written after -after of wall time (pick a moment when the workers are idle), or at the end.
+// At that moment idleprof prints where the process's memory is, twice: as it is (as a program's own RSS
+// reading finds it: garbage not yet collected, free space the collector keeps) and after a forced collection (the
+// live heap); -memrate 1 records every allocation in the heap profile (slow: use a few hundred workers).
 package main
 
 import (
@@ -24,9 +27,13 @@ func main() {
 	heap := flag.String("heap", "", "write a heap profile here")
 	cpu := flag.String("cpu", "", "write a CPU profile of the whole run here")
 	after := flag.Duration("after", 0, "take the heap profile after this long (0: at the end)")
+	memRate := flag.Int("memrate", 0, "runtime.MemProfileRate for the heap profile (0: Go's default, one sample per 512 KiB)")
 	flag.Parse()
+	if *memRate > 0 {
+		runtime.MemProfileRate = *memRate
+	}
 	if flag.NArg() < 1 {
-		fmt.Fprintln(os.Stderr, "usage: idleprof [-heap FILE] [-cpu FILE] [-after DUR] PROGRAM.js [ARGS...]")
+		fmt.Fprintln(os.Stderr, "usage: idleprof [-heap FILE] [-cpu FILE] [-after DUR] [-memrate N] PROGRAM.js [ARGS...]")
 		os.Exit(2)
 	}
 	if err := run(*heap, *cpu, *after, flag.Args()); err != nil {
@@ -90,12 +97,9 @@ func run(heap, cpu string, after time.Duration, args []string) error {
 }
 
 func writeHeap(path string) error {
+	printMemory("as it is")
 	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	const mib = 1 << 20
-	fmt.Fprintf(os.Stderr, "idleprof: heap in use %.1f MiB (live objects %.1f MiB), stacks %.1f MiB, goroutines %d, from the OS %.1f MiB\n",
-		float64(m.HeapInuse)/mib, float64(m.HeapAlloc)/mib, float64(m.StackInuse)/mib, runtime.NumGoroutine(), float64(m.Sys)/mib)
+	printMemory("after a collection")
 	f, err := os.Create(path)
 	if err != nil {
 		return err

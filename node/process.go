@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
+	"github.com/jsworker/jsworker/internal/procmem"
 )
 
 //go:embed lib/process.js
@@ -218,14 +218,14 @@ func (n *nodeState) processNatives(def func(string, int, func(goja.FunctionCall)
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		o := rt.NewObject()
-		o.Set("rss", residentBytes())
+		o.Set("rss", procmem.Resident())
 		o.Set("heapTotal", int64(ms.HeapSys))
 		o.Set("heapUsed", int64(ms.HeapAlloc))
 		o.Set("external", 0)
 		o.Set("arrayBuffers", 0)
 		return o
 	})
-	def("rss", 0, func(goja.FunctionCall) goja.Value { return rt.ToValue(residentBytes()) })
+	def("rss", 0, func(goja.FunctionCall) goja.Value { return rt.ToValue(procmem.Resident()) })
 	def("hrtime", 0, func(goja.FunctionCall) goja.Value {
 		return rt.ToValue(float64(time.Since(processStart).Nanoseconds()))
 	})
@@ -252,22 +252,4 @@ func (n *nodeState) processNatives(def func(string, int, func(goja.FunctionCall)
 		io.WriteString(out, c.Argument(1).String())
 		return goja.Undefined()
 	})
-}
-
-// residentBytes returns the process's resident set size in bytes, read
-// from /proc/self/statm (0 where that does not exist).
-func residentBytes() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseInt(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * int64(os.Getpagesize())
 }

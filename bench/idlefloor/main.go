@@ -15,10 +15,10 @@ import (
 	"os"
 	"runtime"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/procmem"
 )
 
 func main() {
@@ -121,22 +121,7 @@ func sample() (live, rss, stack uint64) {
 	runtime.GC()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	return ms.HeapAlloc, residentBytes(), ms.StackInuse
-}
-
-// residentBytes reads VmRSS from /proc/self/status (0 where there is none).
-func residentBytes() uint64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) >= 2 && f[0] == "VmRSS:" {
-			kb, _ := strconv.ParseUint(f[1], 10, 64)
-			return kb * 1024
-		}
-	}
-	return 0
+	return ms.HeapAlloc, uint64(procmem.Resident()), ms.StackInuse
 }
 
 func round1(x float64) float64 { return float64(int64(x*10+0.5)) / 10 }

@@ -14,12 +14,11 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/procmem"
 )
 
 const settle = 500 * time.Millisecond
@@ -37,7 +36,7 @@ func main() {
 func run(n int, dedicated bool) error {
 	host := goja.New()
 	time.Sleep(settle)
-	base := rss()
+	base := procmem.Resident()
 
 	start := time.Now()
 	ws := make([]*core.Worker, n)
@@ -56,7 +55,7 @@ func run(n int, dedicated bool) error {
 	readyMs := float64(time.Since(start).Microseconds()) / 1000
 	time.Sleep(settle)
 	runtime.GC()
-	withWorkers := rss()
+	withWorkers := procmem.Resident()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 
@@ -66,7 +65,7 @@ func run(n int, dedicated bool) error {
 	runtime.GC()
 	debug.FreeOSMemory()
 	time.Sleep(settle)
-	after := rss()
+	after := procmem.Resident()
 
 	mode := "goroutine"
 	if dedicated {
@@ -88,17 +87,3 @@ func run(n int, dedicated bool) error {
 }
 
 func r3(x float64) float64 { return float64(int64(x*1000+0.5)) / 1000 }
-
-// rss reads the resident set size from /proc/self/statm.
-func rss() int64 {
-	data, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(data))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
-}

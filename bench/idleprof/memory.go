@@ -5,8 +5,9 @@ import (
 	"os"
 	"runtime"
 	"runtime/metrics"
-	"strconv"
 	"strings"
+
+	"github.com/jsworker/jsworker/internal/procmem"
 )
 
 // memoryClasses are the runtime/metrics figures printMemory reports, in its order, with short names.
@@ -35,7 +36,7 @@ func printMemory(when string) {
 	metrics.Read(samples)
 	const mib = 1 << 20
 	var b strings.Builder
-	fmt.Fprintf(&b, "idleprof: %s: rss %.1f MiB", when, float64(rss())/mib)
+	fmt.Fprintf(&b, "idleprof: %s: rss %.1f MiB", when, float64(procmem.Resident())/mib)
 	for i, c := range memoryClasses {
 		if samples[i].Value.Kind() == metrics.KindUint64 {
 			fmt.Fprintf(&b, ", %s %.1f", c.name, float64(samples[i].Value.Uint64())/mib)
@@ -43,21 +44,4 @@ func printMemory(when string) {
 	}
 	fmt.Fprintf(&b, " (MiB); goroutines %d; collections %d\n", runtime.NumGoroutine(), samples[len(samples)-1].Value.Uint64())
 	os.Stderr.WriteString(b.String())
-}
-
-// rss is the process's resident set in bytes (Linux: /proc/self/statm), 0 where it cannot be read.
-func rss() uint64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, err := strconv.ParseUint(f[1], 10, 64)
-	if err != nil {
-		return 0
-	}
-	return pages * uint64(os.Getpagesize())
 }

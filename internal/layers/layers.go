@@ -11,8 +11,9 @@ const Module = "github.com/jsworker/jsworker"
 // it.
 var Table = [][]string{
 	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, JavaScript
-	// sources and native functions, the shared goja/ast visitor.
-	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk"},
+	// sources and native functions, the shared goja/ast visitor, the process's resident memory.
+	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk",
+		"internal/procmem"},
 	// 1: the catchable stack-overflow guard, over goja internals and the visitor; JavaScript sources, native
 	// functions and lazy globals (over goja internals and per-realm state).
 	{"internal/depthguard", "internal/jsutil"},

@@ -9,11 +9,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -22,6 +20,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/procmem"
 	"github.com/jsworker/jsworker/modules"
 	"github.com/jsworker/jsworker/sharedmem"
 )
@@ -40,19 +39,6 @@ onmessage = (e) => {
 	if (counter) Atomics.add(counter, 0, 1);
 	postMessage({ seq: m.seq, len: m.buf ? m.buf.byteLength : -1 }, m.buf ? [m.buf] : []);
 };`
-
-func rss() int64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	pages, _ := strconv.ParseInt(f[1], 10, 64)
-	return pages * int64(os.Getpagesize())
-}
 
 type stats struct {
 	spawned, posted, answered, sessions, modules, budgetKills atomic.Int64
@@ -116,7 +102,7 @@ func TestSoak(t *testing.T) {
 		// after returning freed memory to the system: what is left is what the runtime keeps.
 		budgetGate.Lock()
 		debug.FreeOSMemory()
-		r := rss()
+		r := procmem.Resident()
 		budgetGate.Unlock()
 		if time.Now().After(warm) {
 			samples = append(samples, r)

@@ -35,8 +35,10 @@ func TestErrorCtors_LateFirstUse(t *testing.T) {
 			return;
 		}
 		var r = [];
-		try { postMessage("x".repeat(1000)); r.push("sent") } catch (e) { r.push(describe(e, "RangeError"), e.message.indexOf("postMessage: ") === 0) }
-		try { Atomics.load(new Int32Array(new SharedArrayBuffer(4)), 5); r.push("loaded") } catch (e) { r.push(describe(e, "RangeError")) }
+		try { postMessage("x".repeat(1000)); r.push("sent") }
+		catch (e) { r.push(describe(e, "RangeError"), e.message.indexOf("postMessage: ") === 0) }
+		try { Atomics.load(new Int32Array(new SharedArrayBuffer(4)), 5); r.push("loaded") }
+		catch (e) { r.push(describe(e, "RangeError")) }
 		postMessage(r.join());
 	}`, core.Options{
 		Outbox: core.ChannelLimits{MaxFrameBytes: 256},

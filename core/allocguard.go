@@ -35,8 +35,10 @@ const maxStringLength = 1<<29 - 24
 // what they make, in Go, in place (gojainternal.GuardConstruct/GuardCall: the same object, with its identity,
 // statics and descriptors, preceded by a check). ArrayBuffer is the exception: goja makes ArrayBuffers for Go code
 // (Runtime.NewArrayBuffer, used by node's Buffer, crypto and fs, by structured clone and the C API) and a script
-// reaches the constructor from any of them through .constructor, so it is guarded when the realm is made. The
-// SharedArrayBuffer constructor is sharedmem's, which refuses the same lengths itself (RealmOptions.MaxAllocation).
+// reaches the constructor from any of them through .constructor (goja makes it with its prototype for the first buffer,
+// never through the global template, so a template hook would not see it: TestAllocGuard_BufferLate*), so it is
+// guarded when the realm is made. The SharedArrayBuffer constructor is sharedmem's, which refuses the same lengths
+// itself (RealmOptions.MaxAllocation).
 //
 // If goja's internals are not as gojainternal expects, the guard is the eager JavaScript of js/allocguard.js
 // (installEagerAllocGuard), which wraps every guarded builtin when the realm is made.

@@ -26,7 +26,7 @@ type loopState struct {
 	eventProto      *goja.Object // made on first use (messageEventProto)
 	freeze          goja.Value   // Object.freeze, as it was at setup
 	global          *goja.Object
-	errorCtor       *goja.Object // the realm's original Error and RangeError
+	errorCtor       *goja.Object // the realm's original Error and RangeError, once needed (errorctors.go)
 	rangeError      *goja.Object
 
 	debuggerReleased bool // Options.WaitForDebugger: runIfWaitingForDebugger came

@@ -98,7 +98,7 @@ func (w *Worker) moduleFailure(err error) error {
 	switch {
 	case errors.As(err, &me):
 		rec = ErrorRecord{Kind: ErrorUncaught, Name: me.Name, Message: me.Message, Filename: me.Path, Line: me.Line, Column: me.Column}
-		ctor := w.errorCtor
+		ctor := w.errorClass()
 		if me.Name == "SyntaxError" {
 			ctor, _ = w.rt.Get("SyntaxError").(*goja.Object)
 		}

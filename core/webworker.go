@@ -149,14 +149,14 @@ func installImportScripts(w *Worker, dir string) {
 			}
 			b, err := os.ReadFile(p)
 			if err != nil {
-				panic(w.newError(w.errorCtor, "NetworkError", "importScripts: cannot load "+s+": "+err.Error()))
+				panic(w.newError(w.errorClass(), "NetworkError", "importScripts: cannot load "+s+": "+err.Error()))
 			}
 			if _, err := runClassic(w.rt, p, string(b)); err != nil {
 				var ex *goja.Exception
 				if errors.As(err, &ex) {
 					panic(ex.Value())
 				}
-				panic(w.newError(w.errorCtor, "SyntaxError", err.Error()))
+				panic(w.newError(w.errorClass(), "SyntaxError", err.Error()))
 			}
 		}
 		return goja.Undefined()

@@ -28,8 +28,7 @@ func (w *Worker) setupRealm() error {
 
 	g := rt.GlobalObject()
 	w.global = g
-	w.errorCtor = g.Get("Error").(*goja.Object)
-	w.rangeError = g.Get("RangeError").(*goja.Object)
+	w.takeErrorCtors(g) // errorctors.go: now, or when first needed
 	g.Set("self", g)
 	g.Set("name", w.name)
 	w.defineFunc(g, "postMessage", 1, w.jsPostMessage)
@@ -136,16 +135,16 @@ func (w *Worker) jsError(op string, err error) goja.Value {
 	}
 	switch {
 	case errors.Is(err, ErrQueueFull), errors.Is(err, ErrFrameTooLarge), errors.Is(err, ErrOutOfMemory):
-		return w.newError(w.rangeError, "", op+": "+err.Error())
+		return w.newError(w.rangeErrorCtor(), "", op+": "+err.Error())
 	case errors.Is(err, ErrClosed):
-		return w.newError(w.errorCtor, "InvalidStateError", op+": "+err.Error())
+		return w.newError(w.errorClass(), "InvalidStateError", op+": "+err.Error())
 	}
 	return clone.JSError(w.rt, err)
 }
 
 // newError constructs an error with one of the realm's original error
-// constructors (captured before user code could replace them) and, if name
-// is not empty, gives it that name.
+// constructors (errorClass, rangeErrorCtor: goja's own, whatever user code
+// has done to the globals) and, if name is not empty, gives it that name.
 func (w *Worker) newError(ctor *goja.Object, name, msg string) *goja.Object {
 	o, err := w.rt.New(ctor, w.rt.ToValue(msg))
 	if err != nil {

@@ -66,7 +66,7 @@ type realm struct {
 
 	proto    *goja.Object  // %SharedArrayBuffer.prototype%
 	ctor     *goja.Object  // %SharedArrayBuffer%
-	rangeErr *goja.Object  // %RangeError%
+	rangeErr *goja.Object  // %RangeError%, from Install or when first needed (rangeError)
 	bigint   goja.Callable // %BigInt%, for ToBigInt of strings and booleans
 
 	strOK, strNotEqual, strTimedOut goja.Value
@@ -142,8 +142,10 @@ func Install(rt *goja.Runtime, opts RealmOptions) error {
 	}
 	var ok bool
 	g := rt.GlobalObject()
-	if r.rangeErr, ok = g.Get("RangeError").(*goja.Object); !ok {
-		return errors.New("sharedmem: the realm has no RangeError constructor")
+	if !gojainternal.TemplateHas(g, "RangeError") { // else goja's own, looked up when first needed (rangeError)
+		if r.rangeErr, ok = g.Get("RangeError").(*goja.Object); !ok {
+			return errors.New("sharedmem: the realm has no RangeError constructor")
+		}
 	}
 	if r.bigint, ok = goja.AssertFunction(g.Get("BigInt")); !ok {
 		return errors.New("sharedmem: the realm has no BigInt function")
@@ -303,6 +305,10 @@ func (r *realm) typeError(format string, args ...any) *goja.Object {
 }
 
 func (r *realm) rangeError(format string, args ...any) *goja.Object {
+	if r.rangeErr == nil {
+		v, _ := gojainternal.TemplateValue(r.rt, r.rt.GlobalObject(), "RangeError") // Install checked TemplateHas
+		r.rangeErr, _ = v.(*goja.Object)
+	}
 	o, err := r.rt.New(r.rangeErr, r.rt.ToValue(fmt.Sprintf(format, args...)))
 	if err != nil {
 		panic(err)

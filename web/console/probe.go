@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
-	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // A probe reads a realm's objects the way util.inspect does, through the
@@ -341,10 +340,6 @@ const probeSrc = `(function (isProxy) {
 
 // newProbe captures rt's intrinsics. It runs on rt's goroutine.
 func newProbe(rt *goja.Runtime) (*probe, error) {
-	// The probe makes an async function and a generator (unrewritten code): their constructors guarded first.
-	if err := depthguard.EnsureFunctionKinds(rt); err != nil {
-		return nil, err
-	}
 	f, err := rt.RunProgram(probeProgram())
 	if err != nil {
 		return nil, err

@@ -18,7 +18,8 @@ import (
 //
 //   - Rewrite inserts, at the start of a program that contains an async function or a generator anywhere (after
 //     its directive prologue, with the body's first position), a call of the guard with one argument,
-//     `guard(0)`, distinct from the depth check (none) and the eval check (two). Function declarations are
+//     `var {} = guard(0)`, distinct from the depth check (no argument) and the eval check (two); a declaration,
+//     it keeps the program's completion value. Function declarations are
 //     instantiated before it, but no code runs in between. This covers every rewritten program: scripts, modules'
 //     wrappers, the inspector's instrumented code and the Function constructors' source.
 //   - The eval check (eval.go), which parses every text the realm's eval is given, ensures when the text contains
@@ -78,20 +79,29 @@ func findNode(root ast.Node, match func(ast.Node) bool) bool {
 	return false
 }
 
-// ensureCall is the statement `guard(0)`, every position at at.
+// ensureCall is the statement `var {} = guard(0)`, every position at at: a declaration, so that it leaves the
+// program's completion value alone (a script of a directive and declarations completes with the directive's
+// string), binding nothing. The guard answers the call with the global object, which the empty pattern reads
+// nothing from.
 func ensureCall(at file.Idx) ast.Statement {
 	call := guardCall(at)
 	call.ArgumentList = []ast.Expression{&ast.NumberLiteral{Idx: at, Literal: strconv.Itoa(ensureArg), Value: int64(ensureArg)}}
-	return &ast.ExpressionStatement{Expression: call}
+	return &ast.VariableStatement{Var: at, List: []*ast.Binding{{
+		Target:      &ast.ObjectPattern{LeftBrace: at, RightBrace: at},
+		Initializer: call,
+	}}}
 }
 
 // isEnsure reports whether st is the statement ensureCall makes.
 func isEnsure(st ast.Statement) bool {
-	es, ok := st.(*ast.ExpressionStatement)
-	if !ok {
+	vs, ok := st.(*ast.VariableStatement)
+	if !ok || len(vs.List) != 1 {
 		return false
 	}
-	call, ok := es.Expression.(*ast.CallExpression)
+	if p, ok := vs.List[0].Target.(*ast.ObjectPattern); !ok || len(p.Properties) != 0 || p.Rest != nil {
+		return false
+	}
+	call, ok := vs.List[0].Initializer.(*ast.CallExpression)
 	if !ok || len(call.ArgumentList) != 1 {
 		return false
 	}

@@ -203,3 +203,24 @@ func TestFunctionKinds_RewriteOnce(t *testing.T) {
 		t.Fatal("GeneratorFunction not made")
 	}
 }
+
+// TestFunctionKinds_CompletionValue: the statement Rewrite inserts is a declaration, so a script's completion value
+// is goja's (and Node's: node -p '"use strict"; function* g(){}' prints use strict).
+func TestFunctionKinds_CompletionValue(t *testing.T) {
+	for _, src := range []string{`"use strict"; function* g(){}`, `1; function* g(){}`, `function* g(){}`,
+		`"x"; var a = async () => 1;`, `"use strict"; (async () => 2, 3)`} {
+		want, err := goja.New().RunString(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rt := newGuarded(t)
+		prg, err := Compile("t.js", src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := rt.RunProgram(prg)
+		if err != nil || !got.SameAs(want) {
+			t.Errorf("%s: completion %v (%v), want %v", src, got, err, want)
+		}
+	}
+}

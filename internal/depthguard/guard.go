@@ -105,12 +105,13 @@ func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 		return err
 	}
 	ev := newEvalState(rt, fail, lazyEval, ensure) // eval checks its text for goja's parser panic first (eval.go)
+	global := rt.GlobalObject()
 	guard := func(call goja.FunctionCall) goja.Value {
 		switch len(call.Arguments) {
 		case 0:
-		case 1: // a program that makes async functions or generators, at its start: guard(0) (ensure.go)
+		case 1: // a program that makes async functions or generators, at its start: var {} = guard(0) (ensure.go)
 			ensure()
-			return goja.Undefined()
+			return global
 		default:
 			return ev.check(call) // a rewritten eval call site: guard(arg, k)
 		}

@@ -134,9 +134,14 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 		lead = strings.Repeat("\n", int(startingLineNumber)-3)
 	}
 	src := lead + "(function anonymous(" + strings.Join(params, ",") + "\n) {\n" + b.goString() + "\n})"
-	prog, err := compileFunction(url, src)
+	prog, kinds, err := compileFunction(url, src)
 	if err != nil {
 		return fail(err)
+	}
+	if kinds { // unrewritten code that makes an async function or a generator: their constructors guarded first
+		if err := depthguard.EnsureFunctionKinds(c.rt); err != nil {
+			return fail(err)
+		}
 	}
 	v, err := c.rt.RunProgram(prog)
 	if err != nil {
@@ -147,19 +152,21 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 	return c.newValue(f)
 }
 
-// compileFunction parses src and accepts it only if it is a single function literal spanning the whole text.
-func compileFunction(url, src string) (*goja.Program, error) {
+// compileFunction parses src and accepts it only if it is a single function literal spanning the whole text; kinds
+// reports whether it makes async functions or generators (depthguard.MakesFunctionKinds).
+func compileFunction(url, src string) (prg *goja.Program, kinds bool, err error) {
 	prog, err := parser.ParseFile(nil, url, src, 0)
 	if err != nil {
-		return nil, &jsError{ctor: "SyntaxError", msg: err.Error()}
+		return nil, false, &jsError{ctor: "SyntaxError", msg: err.Error()}
 	}
 	if len(prog.Body) == 1 {
 		if st, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
 			if fl, ok := st.Expression.(*ast.FunctionLiteral); ok && int(fl.Idx1()) == len(src) {
 				depthguard.FixDeadJumps(prog) // goja miscompiles some break and continue statements in dead code
-				return goja.CompileAST(prog, false)
+				prg, err := goja.CompileAST(prog, false)
+				return prg, depthguard.MakesFunctionKinds(prog), err
 			}
 		}
 	}
-	return nil, &jsError{ctor: "SyntaxError", msg: "JSObjectMakeFunction: the parameters or the body end the function early"}
+	return nil, false, &jsError{ctor: "SyntaxError", msg: "JSObjectMakeFunction: the parameters or the body end the function early"}
 }

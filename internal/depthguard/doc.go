@@ -40,7 +40,10 @@
 //
 // The Function constructor and its async and generator forms are changed in
 // place to compile through Rewrite (function.go; wrapper constructors where
-// gojainternal cannot change them), keeping their identity. Code goja still compiles itself, out of our reach, is not
+// gojainternal cannot change them), keeping their identity. AsyncFunction and GeneratorFunction, which goja makes
+// only with a realm's first async function or generator, are guarded just before the first code that can make one
+// runs — a rewritten program holding one (a call Rewrite inserts at its start), an eval text holding one, or a
+// library source (EnsureFunctionKinds) — so that an idle realm makes neither (ensure.go). Code goja still compiles itself, out of our reach, is not
 // rewritten: eval code. Its recursion ends at the backstop; for an indirect eval, a call of the eval object, which is
 // guarded in place, the backstop's error reaches a Go frame of ours and is rethrown as the catchable RangeError; for a
 // direct eval, a VM instruction with no Go frame in between, it stays uncatchable. Every eval checks its text for a

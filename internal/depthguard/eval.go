@@ -98,14 +98,15 @@ type evalState struct {
 	overflow    func()        // throws the catchable RangeError (Install's fail)
 	syntaxError func()        // throws goja's SyntaxError for "(", as an exception
 	spreadFn    goja.Callable // the realm's spreadProgram function, made on first use
+	ensure      func()        // guards AsyncFunction and GeneratorFunction (ensure.go)
 }
 
 // evalKey holds the evalState of a realm whose eval is guarded when goja makes it (InstallLazyEval), for EvalMade.
 var evalKey = realmdata.NewKey[*evalState]("depthguard.eval")
 
 // newEvalState makes rt's eval check; lazy leaves the eval object to EvalMade, otherwise it is made and guarded now.
-func newEvalState(rt *goja.Runtime, overflow func(), lazy bool) *evalState {
-	st := &evalState{rt: rt, overflow: overflow}
+func newEvalState(rt *goja.Runtime, overflow func(), lazy bool, ensure func()) *evalState {
+	st := &evalState{rt: rt, overflow: overflow, ensure: ensure}
 	if lazy {
 		evalKey.Set(rt, st)
 	} else {
@@ -137,7 +138,7 @@ func (st *evalState) guard(evalVal goja.Value) {
 		if len(call.Arguments) > 0 {
 			checkEvalText(call.Arguments[0], func() {
 				orig(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{rt.ToValue("(")}})
-			})
+			}, st.ensure)
 		}
 		return callCatchingOverflow(orig, call, st.overflow)
 	})
@@ -168,7 +169,7 @@ func (st *evalState) check(call goja.FunctionCall) goja.Value {
 			text, ok = gojainternal.Operand(st.rt, call, k)
 		}
 		if ok {
-			checkEvalText(text, st.syntaxError)
+			checkEvalText(text, st.syntaxError, st.ensure)
 		}
 	}
 	return v
@@ -206,7 +207,7 @@ func (st *evalState) spread(s goja.Value) goja.Value {
 		}
 	}
 	check := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		checkEvalText(call.Argument(0), st.syntaxError)
+		checkEvalText(call.Argument(0), st.syntaxError, st.ensure)
 		return goja.Undefined()
 	})
 	w, err := st.spreadFn(goja.Undefined(), s, check, goja.SymIterator)
@@ -235,14 +236,21 @@ func callCatchingOverflow(orig gojainternal.CallFunc, call goja.FunctionCall, ov
 }
 
 // checkEvalText parses text, if it is a string, as goja's eval would, and throws the SyntaxError syntaxError throws,
-// with the parser's failure as its message, if goja's parser panics on it.
-func checkEvalText(text goja.Value, syntaxError func()) {
+// with the parser's failure as its message, if goja's parser panics on it. Eval code is compiled by goja, unrewritten:
+// when it may make an async function or a generator (evalMakesFunctionKinds), or when our parse refused a text goja's
+// may still accept (new.target or super in a direct eval inside a function), ensure guards AsyncFunction and
+// GeneratorFunction before it runs.
+func checkEvalText(text goja.Value, syntaxError func(), ensure func()) {
 	s, ok := text.(goja.String)
 	if !ok {
 		return
 	}
-	if _, err := Parse(evalName, evalSource(s), parser.WithDisableSourceMaps); err != nil && strings.Contains(err.Error(), parserFailed) {
+	prg, err := Parse(evalName, evalSource(s), parser.WithDisableSourceMaps)
+	if err != nil && strings.Contains(err.Error(), parserFailed) {
 		throwParserFailure(err.Error(), syntaxError)
+	}
+	if err != nil || evalMakesFunctionKinds(prg) {
+		ensure()
 	}
 }
 

@@ -44,15 +44,36 @@ var (
 	kindGenerator = ctorKind{"(function* anonymous(", false}
 )
 
-// guardConstructors guards the three constructors of rt, in place where it can.
-func guardConstructors(rt *goja.Runtime) error {
+// guardConstructors guards the three constructors of rt, in place where it can. It returns ensure, which guards
+// AsyncFunction and GeneratorFunction on its first call and does nothing after: where the Function constructor is
+// guarded in place and gojainternal can see that goja has made neither yet, they are left to ensure (ensure.go), so
+// that an idle realm makes neither; otherwise they are guarded now and ensure does nothing.
+func guardConstructors(rt *goja.Runtime) (ensure func(), err error) {
+	noop := func() {}
 	fn, ok := rt.Get("Function").(*goja.Object)
 	if !ok {
-		return errors.New("depthguard: the realm has no Function constructor")
+		return nil, errors.New("depthguard: the realm has no Function constructor")
 	}
 	if gojainternal.LazyGuard() != nil || !guardInPlace(rt, fn, kindFunction) {
-		return wrapFunction(rt, fn)
+		return noop, wrapFunction(rt, fn)
 	}
+	if async, gen, ok := gojainternal.FunctionKindsMade(rt); ok && !async && !gen {
+		done := false
+		return func() {
+			if !done {
+				done = true
+				if err := guardAsyncAndGenerator(rt, fn); err != nil {
+					panic(err)
+				}
+			}
+		}, nil
+	}
+	return noop, guardAsyncAndGenerator(rt, fn)
+}
+
+// guardAsyncAndGenerator guards AsyncFunction and GeneratorFunction in place (wrapper constructors where it cannot),
+// fn being the realm's Function constructor, guarded in place.
+func guardAsyncAndGenerator(rt *goja.Runtime, fn *goja.Object) error {
 	async, gen, err := asyncAndGenerator(rt)
 	if err != nil {
 		return err

@@ -100,9 +100,19 @@ func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 	}
 	var calls uint32 // realm goroutine only
 	flag := &Flag{v: goja.Undefined(), yes: rt.ToValue(true)}
-	ev := newEvalState(rt, fail, lazyEval) // eval checks its text for goja's parser panic first (eval.go)
+	ensure, err := guardConstructors(rt) // the Function constructors compile guarded code (function.go)
+	if err != nil {
+		return err
+	}
+	ev := newEvalState(rt, fail, lazyEval, ensure) // eval checks its text for goja's parser panic first (eval.go)
+	global := rt.GlobalObject()
 	guard := func(call goja.FunctionCall) goja.Value {
-		if len(call.Arguments) != 0 {
+		switch len(call.Arguments) {
+		case 0:
+		case 1: // a program that makes async functions or generators, at its start: var {} = guard(0) (ensure.go)
+			ensure()
+			return global
+		default:
 			return ev.check(call) // a rewritten eval call site: guard(arg, k)
 		}
 		if d, _ := gojainternal.CallStackDepth(rt); d > limit || goStackUsed() > MaxGoStack {
@@ -125,9 +135,6 @@ func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 		return err
 	}
 	if err := guardRecursiveBuiltins(rt, fail, lazy); err != nil {
-		return err
-	}
-	if err := guardConstructors(rt); err != nil { // the Function constructors compile guarded code (function.go)
 		return err
 	}
 	if err := defineHidden(rt, rt.ToValue(guard)); err != nil {
@@ -156,9 +163,10 @@ func defineHidden(rt *goja.Runtime, v goja.Value) error {
 	return err
 }
 
-// hiddenPrograms compiles, once per process, the two programs that reach the
+// hiddenPrograms compiles, once per process, the programs that reach the
 // binding GuardName, which source text cannot spell: set is
-// `let NAME; (v) => { NAME = v }` and probe is `typeof NAME`, each parsed with
+// `let NAME; (v) => { NAME = v }`, probe is `typeof NAME` and ensure is
+// `typeof NAME === "function" && NAME(0)` (EnsureFunctionKinds), each parsed with
 // a placeholder identifier renamed in the AST.
 var hiddenPrograms = sync.OnceValue(func() hidden {
 	var h hidden
@@ -186,13 +194,25 @@ var hiddenPrograms = sync.OnceValue(func() hidden {
 			return p.Body[0].(*ast.ExpressionStatement).Expression.(*ast.UnaryExpression).Operand.(*ast.Identifier)
 		})
 	}
+	if h.err == nil {
+		and := func(p *ast.Program) *ast.BinaryExpression {
+			return p.Body[0].(*ast.ExpressionStatement).Expression.(*ast.BinaryExpression)
+		}
+		h.ensure, h.err = rename(`typeof hidden === "function" && hidden(0)`,
+			func(p *ast.Program) *ast.Identifier {
+				return and(p).Left.(*ast.BinaryExpression).Left.(*ast.UnaryExpression).Operand.(*ast.Identifier)
+			},
+			func(p *ast.Program) *ast.Identifier {
+				return and(p).Right.(*ast.CallExpression).Callee.(*ast.Identifier)
+			})
+	}
 	return h
 })
 
 // hidden holds the compiled programs of hiddenPrograms.
 type hidden struct {
-	set, probe *goja.Program
-	err        error
+	set, probe, ensure *goja.Program
+	err                error
 }
 
 // DefaultLimit is the depth Ensure installs: core's DefaultMaxCallStackSize.

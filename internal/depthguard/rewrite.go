@@ -53,7 +53,8 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 
 // Rewrite splices the guard call into the body of every function of prg:
 // declarations, expressions, arrows, methods, accessors, constructors,
-// generators and async functions; it has every call spelled `eval(…)`
+// generators and async functions; it inserts, at the start of a program that contains an async function or a
+// generator, the call that guards AsyncFunction and GeneratorFunction before it runs (ensure.go); it has every call spelled `eval(…)`
 // check its text first (eval.go); and it keeps goja from compiling a break or
 // continue in code it knows is dead, which goja miscompiles (deadcode.go). It walks the tree (internal/astwalk) with an
 // explicit stack, so a deeply nested program cannot overflow the Go stack here;
@@ -68,10 +69,12 @@ func Rewrite(prg *ast.Program) { rewrite(prg, true) }
 func FixDeadJumps(prg *ast.Program) { rewrite(prg, false) }
 
 func rewrite(prg *ast.Program, guard bool) {
+	kinds := false // an async function or a generator seen (ensure.go)
 	stack := []ast.Node{prg}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		kinds = kinds || makesFunctionKinds(n)
 		switch fn := n.(type) {
 		case *ast.FunctionLiteral:
 			if guard {
@@ -98,6 +101,9 @@ func rewrite(prg *ast.Program, guard bool) {
 			}
 			stack = append(stack, c.Node)
 		})
+	}
+	if guard && kinds {
+		insertEnsure(prg) // AsyncFunction and GeneratorFunction guarded before the program runs (ensure.go)
 	}
 }
 

@@ -19,13 +19,26 @@ func IsParserFailure(err error) bool {
 // panics on returns the realm's SyntaxError exception (goja's, as for any syntax error; message "SyntaxError: NAME:
 // the parser failed: …") instead of panicking on the realm's goroutine. A text that parses is compiled with its
 // dead-code jumps fixed (CompileUnguarded), which goja's compiler would miscompile or panic on.
+//
+// A text that contains an async function or a generator has the realm's guard guard AsyncFunction and
+// GeneratorFunction first (EnsureFunctionKinds), as Rewrite's programs do.
 func RunScript(rt *goja.Runtime, name, src string) (goja.Value, error) {
-	prg, err := CompileUnguarded(name, src, false)
+	tree, err := Parse(name, src)
 	if IsParserFailure(err) {
 		return nil, SyntaxException(rt, name, err)
 	}
+	var prg *goja.Program
+	if err == nil {
+		FixDeadJumps(tree)
+		prg, err = goja.CompileAST(tree, false)
+	}
 	if err != nil {
 		return rt.RunScript(name, src) // goja's own exception for the syntax error
+	}
+	if MakesFunctionKinds(tree) {
+		if err := EnsureFunctionKinds(rt); err != nil {
+			return nil, err
+		}
 	}
 	return rt.RunProgram(prg)
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/realmdata"
 )
@@ -151,26 +152,58 @@ func lazyAccessor(rt *goja.Runtime, name string, value func() goja.Value) (get, 
 // A Source is a JavaScript source of the library (embedded from a .js file) that evaluates to a factory function.
 // It is compiled once per process, the first time a realm needs it, and the compiled program is shared by every
 // runtime: loading the library costs nothing until then.
+//
+// The sources are compiled unguarded (no depthguard.Rewrite): a source that contains an async function or a
+// generator has the realm's guard guard AsyncFunction and GeneratorFunction (depthguard.EnsureFunctionKinds) before
+// it runs, since the functions it makes may reach scripts and, through their prototypes, the constructors.
 type Source struct {
 	name string
-	prg  func() *goja.Program
+	prg  func() compiled
+}
+
+// compiled is a Source's program and whether it makes async functions or generators.
+type compiled struct {
+	prg   *goja.Program
+	kinds bool
 }
 
 // NewSource returns the Source of src, shown as name in stack traces. It does not compile anything.
 func NewSource(name, src string) *Source {
-	return &Source{name: name, prg: sync.OnceValue(func() *goja.Program {
-		return goja.MustCompile(name, src, true) // the library's own sources: a syntax error is a build bug
+	return &Source{name: name, prg: sync.OnceValue(func() compiled {
+		// The library's own sources: a syntax error is a build bug.
+		tree, err := goja.Parse(name, src)
+		if err != nil {
+			panic(err)
+		}
+		prg, err := goja.CompileAST(tree, true)
+		if err != nil {
+			panic(err)
+		}
+		return compiled{prg: prg, kinds: depthguard.MakesFunctionKinds(tree)}
 	})}
 }
 
 // Name is the name the source's functions show in stack traces.
 func (s *Source) Name() string { return s.name }
 
-// Program returns the compiled program, compiling it on first use.
-func (s *Source) Program() *goja.Program { return s.prg() }
+// Program returns the compiled program, compiling it on first use. A caller that runs it itself calls Prepare
+// first.
+func (s *Source) Program() *goja.Program { return s.prg().prg }
 
-// Call runs the source in rt and calls the factory it evaluates to with args.
+// Prepare readies rt to run the source: if it contains an async function or a generator, it has rt's guard guard
+// AsyncFunction and GeneratorFunction now (depthguard.EnsureFunctionKinds); otherwise it does nothing.
+func (s *Source) Prepare(rt *goja.Runtime) error {
+	if s.prg().kinds {
+		return depthguard.EnsureFunctionKinds(rt)
+	}
+	return nil
+}
+
+// Call runs the source in rt (Prepare first) and calls the factory it evaluates to with args.
 func (s *Source) Call(rt *goja.Runtime, args ...goja.Value) (goja.Value, error) {
+	if err := s.Prepare(rt); err != nil {
+		return nil, err
+	}
 	mk, err := rt.RunProgram(s.Program())
 	if err != nil {
 		return nil, err

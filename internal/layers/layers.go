@@ -10,15 +10,16 @@ const Module = "github.com/jsworker/jsworker"
 // packages of lower layers (and third-party or standard ones). A path ending in "/..." covers every package below
 // it.
 var Table = [][]string{
-	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, JavaScript
-	// sources and native functions, the shared goja/ast visitor, the process's resident memory.
+	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, the shared
+	// goja/ast visitor, the process's resident memory.
 	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk",
 		"internal/procmem"},
-	// 1: the catchable stack-overflow guard, over goja internals and the visitor; JavaScript sources, native
-	// functions and lazy globals (over goja internals and per-realm state).
-	{"internal/depthguard", "internal/jsutil"},
-	// 2: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics.
-	{"sharedmem"},
+	// 1: the catchable stack-overflow guard, over goja internals and the visitor.
+	{"internal/depthguard"},
+	// 2: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics; JavaScript sources (over the
+	// guard: a source that makes async functions or generators has it guard their constructors first), native
+	// functions and lazy globals.
+	{"sharedmem", "internal/jsutil"},
 	// 3: structured clone (knows sharedmem to send a buffer by reference).
 	{"clone"},
 	// 4: the parts a realm is made of, none of which knows workers: the event loop, the inspector backend, ES

@@ -14,8 +14,10 @@ import (
 // TestIdleWorkers_Budget. It guards against regressions; bench/node/idle_many.js measures the resident figure
 // (docs/benchmarks.md, issue 17). Measured 2026-12-01: 396 KiB before the lazy process, console and worker APIs, 323 KiB after;
 // 251 KiB with the lazy allocation guard and the Function constructors guarded in place; 134 KiB with the lazy
-// classes (a18); 122 KiB with the Node timers made on first touch and no Symbol constructor (e18; budget: that + 10 %).
-const idleBudgetKiB = 135
+// classes (a18); 122 KiB with the Node timers made on first touch and no Symbol constructor (e18); 52 KiB with the
+// depth guard's, the Node install's, worker_threads' and ports.js's parts made on first touch and AsyncFunction and
+// GeneratorFunction made only for code that makes one (f19, g19, h19, j19, k19; budget: that + 10 %).
+const idleBudgetKiB = 58
 
 // TestIdleWorkers_Budget starts n Node-style workers that each answer one message, as bench/node/idle_many.js
 // does, and measures the live Go heap they hold while idle (after a collection, from inside the program so that

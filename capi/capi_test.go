@@ -75,6 +75,22 @@ func eval(t *testing.T, ctx uintptr, src string) uintptr {
 	return v
 }
 
+// callBody makes an anonymous function of body with JSObjectMakeFunction, calls it with no arguments and returns
+// the string form of what it returned; an exception from either step fails the test.
+func callBody(t *testing.T, ctx uintptr, body string) string {
+	t.Helper()
+	var exc uintptr
+	f := JSObjectMakeFunction(ctx, 0, 0, nil, mkString(t, body), 0, 1, &exc)
+	if f == 0 {
+		t.Fatalf("JSObjectMakeFunction threw %s", excText(t, ctx, exc))
+	}
+	v := JSObjectCallAsFunction(ctx, f, 0, 0, nil, &exc)
+	if v == 0 {
+		t.Fatalf("the call threw %s", excText(t, ctx, exc))
+	}
+	return goString(t, JSValueToStringCopy(ctx, v, &exc))
+}
+
 func TestHandles_StartHighAndAreNeverReused(t *testing.T) {
 	ctx := newCtx(t)
 	seen := map[uintptr]bool{}

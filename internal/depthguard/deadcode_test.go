@@ -8,6 +8,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/jsworker/jsworker/internal/astwalk"
+	"github.com/jsworker/jsworker/internal/depthguard/deadjumps"
 )
 
 // tests lists, in source order, whether each if, while and for test of prg is unfolded (a one-element sequence).
@@ -120,35 +121,22 @@ func TestDropDeadJumps(t *testing.T) {
 // TestDeadJumpsRunLikeNode: the programs goja miscompiled (issue 16: an index-out-of-range panic, a wrong
 // ReferenceError, silently wrong jumps) run, rewritten, to the values node v20 gives.
 func TestDeadJumpsRunLikeNode(t *testing.T) {
-	cases := []struct{ src, want string }{
-		{`var s = ""; outer: for (let i = 0; i < 2; i++) { for (let j = 0; j < 2; j++) { if (false) continue outer; s += i + "" + j } } s`, "00011011"},
-		{`var s = ""; for (let i = 0; i < 3; i++) { { let b = i; if (false) continue; s += b } } s`, "012"},
-		{`var s = ""; for (let i = 0; i < 3; i++) { switch (i) { case 1: if (0) continue; s += i } } s`, "1"},
-		{`var s = ""; a: { for (let i = 0; i < 3; i++) { if (false) break a; s += i } } s`, "012"},
-		{`var s = ""; o: for (let i = -2; i < 10; i++) { for (let j = 0; j < 3; j++) { if (2 === 5) continue o; if (i === 8 && j === 1) break o; if (j > 0) continue; s += i } } s`, "-2-1012345678"},
-		{`var s = ""; o: for (let i = 0; i < 3; i++) { { let z = i; while (false) continue o; if (!1) { break o } else s += z } } s`, "012"},
-		// After a break in a list: the script's completion value makes goja compile the rest in dummy mode.
-		{`var s = ""; o: for (let i = 0; i < 3; i++) { for (let j = 0; j < 2; j++) { s += j; break; if (i) continue o; var v = 1 } } s + typeof v`, "000undefined"},
-		{`o: for (let i = 0; i < 3; i++) { { let z = i; continue; break o; } }`, "undefined"},
-		// In a function, a dead branch longer than the code before it: goja's compiler panicked (index out of range).
-		{`(function () { var s = ""; o: for (let i = 0; i < 2; i++) { for (let j = 0; j < 2; j++) { if (false) { s += 1; s += 2; s += 3; s += 4; s += 5; s += 6; s += 7; s += 8; s += 9; s += 10; s += 11; s += 12; continue o; } s += j } } return s })()`, "0101"},
-	}
-	for _, c := range cases {
+	for _, c := range deadjumps.Cases {
 		rt := goja.New()
 		if err := Install(rt, 1000); err != nil {
 			t.Fatal(err)
 		}
-		prg, err := Compile("t.js", c.src, false)
+		prg, err := Compile("t.js", c.Src, false)
 		if err != nil {
-			t.Fatalf("%s: %v", c.src, err)
+			t.Fatalf("%s: %v", c.Src, err)
 		}
 		v, err := rt.RunProgram(prg)
 		if err != nil {
-			t.Errorf("%s: %v", c.src, err)
+			t.Errorf("%s: %v", c.Src, err)
 			continue
 		}
-		if got := v.String(); got != c.want {
-			t.Errorf("%s: %s, want %s", c.src, got, c.want)
+		if got := v.String(); got != c.Want {
+			t.Errorf("%s: %s, want %s", c.Src, got, c.Want)
 		}
 	}
 }

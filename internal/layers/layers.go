@@ -11,9 +11,9 @@ const Module = "github.com/jsworker/jsworker"
 // it.
 var Table = [][]string{
 	// 0: helpers with no knowledge of the runtime: goja internals in one place, per-realm state, the shared
-	// goja/ast visitor, the process's resident memory.
+	// goja/ast visitor, the process's resident memory, the dead-jump scripts the guard's and core's tests share.
 	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk",
-		"internal/procmem"},
+		"internal/procmem", "internal/depthguard/deadjumps"},
 	// 1: the catchable stack-overflow guard, over goja internals and the visitor.
 	{"internal/depthguard"},
 	// 2: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics; JavaScript sources (over the

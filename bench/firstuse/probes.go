@@ -15,8 +15,8 @@ import (
 )
 
 // probeSteps are internal/gojainternal's one-time probes in the order -probes runs them: each one's own cost, the
-// ones it depends on having run before it (LazyGuard last, so that the probes it starts on another goroutine have
-// nothing left to do).
+// ones it depends on having run before it (LazyGuard after the probes it starts on another goroutine, so that they
+// have nothing left to do; LazyProps, which needs LazyGuard, after it).
 var probeSteps = []struct {
 	name string
 	run  func() error
@@ -30,6 +30,7 @@ var probeSteps = []struct {
 		return nil
 	}},
 	{"LazyGuard", gojainternal.LazyGuard},
+	{"LazyProps", gojainternal.LazyProps},
 	{"Verify (the rest)", gojainternal.Verify},
 }
 

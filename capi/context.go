@@ -103,6 +103,21 @@ var helperProgram = sync.OnceValue(func() *goja.Program {
 	return goja.MustCompile("jsworker-capi-helpers.js", helperSource, false)
 })
 
+var precompile sync.Once
+
+// startPrecompile compiles, once per process and on a goroutine of its own, the two programs every context runs
+// when it is made (helperProgram, extProgram), so that the first context's realm setup and their compilation overlap
+// where a second CPU is free. Compiling touches no realm; capture and captureExt still wait for each program
+// (sync.OnceValue) before they run it.
+func startPrecompile() {
+	precompile.Do(func() {
+		go func() {
+			helperProgram()
+			extProgram()
+		}()
+	})
+}
+
 // capture fills c.in from a fresh realm.
 func (c *context) capture() error {
 	rt := c.rt

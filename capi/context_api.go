@@ -14,6 +14,7 @@ import (
 
 // newContext makes a main context owned by thread tid, with one reference.
 func newContext(tid int) (*context, error) {
+	startPrecompile()
 	c := &context{tid: tid, refs: 1, sink: &consoleSink{}}
 	h, err := core.OpenHostRealm(core.HostRealmOptions{
 		ChildHook:       childHook(c.sink), // console.go: its JavaScript's workers inherit its console callback

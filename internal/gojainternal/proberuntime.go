@@ -66,10 +66,15 @@ var prewarm sync.Once
 // when the first realm is being made, so that on a machine with a second CPU they are done, or under way, by the
 // time the realm asks for them. Each probe still runs once (sync.Once) and is verified before its first use: a
 // caller that needs one sooner waits for it as for any probe.
+//
+// Between the two it compiles LazyProps' checks (lazyPropsChecks), which the realm's depth guard needs right after
+// LazyGuard's verification: compiling installs nothing and reads no goja internals, and LazyProps itself (which
+// waits for LazyGuard) still verifies on the realm's goroutine; it only no longer compiles there.
 func startPrewarm() {
 	prewarm.Do(func() {
 		go func() {
 			_ = TypedArrays()
+			_, _ = lazyPropsChecks()
 			_ = loadBuild()
 		}()
 	})

@@ -112,6 +112,9 @@ var precompile sync.Once
 func startPrecompile() {
 	precompile.Do(func() {
 		go func() {
+			// A panic here (a program that does not compile) must not end the host from a goroutine of ours:
+			// sync.OnceValue panics again in the caller that waits for the program, where capi's recover answers it.
+			defer func() { _ = recover() }()
 			helperProgram()
 			extProgram()
 		}()

@@ -179,14 +179,18 @@ func decides(op token.Token, left ast.Expression) bool {
 
 // innermost rewrites the throwing constant expression in *slot: it descends to the innermost operation whose
 // fold throws (the operands are folded first, left to right) and wraps that one (wrapAt) at its operator.
+//
+// Each step down folds an operand again, so a tree of more than maxDescent operators is wrapped at its own
+// operator instead (plain and instrumented code still agree; only node's column is not sought).
 func innermost(slot *ast.Expression, f *file.File) {
-	for {
+	for operators(*slot, maxDescent+1) <= maxDescent {
 		var next *ast.Expression
 		for _, k := range operands(*slot) {
-			if _, op := (*k).(*ast.UnaryExpression); !op {
-				if _, op := (*k).(*ast.BinaryExpression); !op {
-					continue // a literal: it does not throw
-				}
+			if !isOperator(*k) {
+				continue // a literal: it does not throw
+			}
+			if info, _ := foldTree(k); !info.cand {
+				continue // no BigInt, in or instanceof: it folds without throwing
 			}
 			if ev := evalConst(*k, f); ev.ok && ev.threw {
 				next = k
@@ -203,6 +207,27 @@ func innermost(slot *ast.Expression, f *file.File) {
 		at = operatorIdx(b, f)
 	}
 	*slot = wrapAt(at, *slot)
+}
+
+// maxDescent is the largest constant tree innermost descends into.
+const maxDescent = 256
+
+// operators counts the unary and binary operators of the tree e, up to limit.
+func operators(e ast.Expression, limit int) int {
+	n := 0
+	stack := []ast.Expression{e}
+	for len(stack) > 0 && n < limit {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if !isOperator(x) {
+			continue
+		}
+		n++
+		for _, k := range operands(x) {
+			stack = append(stack, *k)
+		}
+	}
+	return n
 }
 
 // wrapAt is `[] && e` with the array literal at at.

@@ -6,7 +6,6 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
-	"reflect"
 	"regexp"
 	"runtime/debug"
 	"strings"
@@ -14,13 +13,14 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
-	"github.com/dop251/goja/ast"
 	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // FuzzInstrument is differential: a program — the real scripts of testdata/fuzzscripts, mutated — runs plain and
 // instrumented (Debugger.Compile, no session attached) and must print the same, end the same (its completion
-// value, or the same exception at the same position), and compile or fail to compile alike. Both realms have
+// value, or the same exception at the same position), and compile or fail to compile alike. Positions are
+// compared everywhere: what goja throws without recording a position of its own is given one by
+// depthguard.Rewrite, which both runs go through (internal/depthguard/positions.go). Both realms have
 // the stack-depth guard, a fixed random source and clock, and a time budget; a run that hits the budget or the
 // call-stack limit is not compared (the hooks add frames and time).
 func FuzzInstrument(f *testing.F) {
@@ -57,10 +57,6 @@ func FuzzInstrument(f *testing.F) {
 		if plain.skip || inst.skip {
 			return
 		}
-		if plain.exception != inst.exception && unpositionedTag(src) &&
-			framePosition.ReplaceAllString(plain.exception, "") == framePosition.ReplaceAllString(inst.exception, "") {
-			return // goja's known stale position for a tagged template with a literal tag (unpositionedTag)
-		}
 		if plain.out != inst.out || plain.result != inst.result || plain.exception != inst.exception {
 			t.Fatalf("plain and instrumented differ for\n%s\nplain:        out %q result %q exception %q\ninstrumented: out %q result %q exception %q",
 				src, plain.out, plain.result, plain.exception, inst.out, inst.result, inst.exception)
@@ -95,54 +91,6 @@ type fuzzRun struct {
 	out, result, exception, compileErr string
 	skip                               bool          // not run to its end: budget, stack limit, output limit, or not run at all
 	took                               time.Duration // how long the run took
-}
-
-// framePosition is a stack frame's ":line:column".
-var framePosition = regexp.MustCompile(`:\d+:\d+`)
-
-// unpositionedTag reports whether src has a tagged template whose tag is a literal or a comma expression
-// (0“, "s"“, (a, b)“): goja records no source position for such a call, so an exception it throws is
-// reported at whatever position the realm recorded last — the start of the script when plain, a hook's when
-// instrumented. Positions of such exceptions are not compared (found by FuzzInstrument, corpus 156474a8b49ce797).
-func unpositionedTag(src string) bool {
-	prg, err := goja.Parse("f.js", src)
-	if err != nil {
-		return false
-	}
-	found := false
-	var visit func(v reflect.Value, depth int)
-	visit = func(v reflect.Value, depth int) {
-		if found || depth > 10_000 || !v.IsValid() {
-			return
-		}
-		switch v.Kind() {
-		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() {
-				return
-			}
-			if tl, ok := v.Interface().(*ast.TemplateLiteral); ok && tl.Tag != nil {
-				switch tl.Tag.(type) {
-				case *ast.NumberLiteral, *ast.StringLiteral, *ast.NullLiteral, *ast.BooleanLiteral,
-					*ast.RegExpLiteral, *ast.TemplateLiteral, *ast.SequenceExpression:
-					found = true
-					return
-				}
-			}
-			visit(v.Elem(), depth+1)
-		case reflect.Struct:
-			for i := 0; i < v.NumField(); i++ {
-				if v.Type().Field(i).IsExported() {
-					visit(v.Field(i), depth+1)
-				}
-			}
-		case reflect.Slice:
-			for i := 0; i < v.Len(); i++ {
-				visit(v.Index(i), depth+1)
-			}
-		}
-	}
-	visit(reflect.ValueOf(prg), 0)
-	return found
 }
 
 // bytecodeOffset is the "(N)" goja appends to each frame's position: the hooks shift it, nothing else.

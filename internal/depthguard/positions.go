@@ -22,8 +22,9 @@ import (
 //     `2n ** -1n`, `'a' in 1`, `1 instanceof 2`): goja compiles it to `throw new TypeError(…)` (or RangeError)
 //     without the entry its if and for statements give the same throw;
 //   - a literal consumed by an instruction that throws for it: the initializer of a destructuring pattern
-//     (`var {a} = null`, `[b] = 1`), the iterable of a for-of (`for (x of 1)`), the object of a with (`with (null)`).
-//     A literal's code records no position; a name or a call there would.
+//     (`var {a} = null`, `[b] = 1`), the iterable of a for-of (`for (x of 1)`), the object of a with (`with (null)`),
+//     the tag of a tagged template (“ 0`` “: goja's call of a tag records no position). A literal's code records
+//     no position; a name or a call there would.
 //
 // Rewrite gives each such expression E the position of its own as `[] && E`, with the array literal (whose code
 // records its position first) at the place node reports: the operator of the innermost operation that throws
@@ -341,6 +342,34 @@ func positionConsumed(n ast.Node, f *file.File) {
 		positionLiteral(&n.Source, true, f)
 	case *ast.WithStatement:
 		positionLiteral(&n.Object, false, f)
+	case *ast.TemplateLiteral:
+		if n.Tag != nil && notCallable(n.Tag) {
+			n.Tag = wrapAt(n.OpenQuote, n.Tag) // where node reports the call
+		}
+	}
+}
+
+// notCallable reports whether the value of e, a template's tag, is never a function, and e's code records no
+// position: a literal, a template without a tag, a constant goja folds, or a comma expression ending in one.
+// The tagged call then throws every time, at a position of its own once e is wrapped.
+func notCallable(e ast.Expression) bool {
+	for {
+		switch x := e.(type) {
+		case *ast.NumberLiteral, *ast.StringLiteral, *ast.BooleanLiteral, *ast.NullLiteral, *ast.RegExpLiteral:
+			return true
+		case *ast.TemplateLiteral:
+			return x.Tag == nil
+		case *ast.UnaryExpression, *ast.BinaryExpression:
+			info, _ := foldTree(&e)
+			return info.konst
+		case *ast.SequenceExpression:
+			if len(x.Sequence) == 0 {
+				return false
+			}
+			e = x.Sequence[len(x.Sequence)-1]
+		default:
+			return false
+		}
 	}
 }
 

@@ -68,6 +68,9 @@ func TestRewrite_UnpositionedThrows(t *testing.T) {
 		{"for (const q of 1);", "4:19"},
 		{"for (q of null);", "4:13"},
 		{"function g() { for (var q of -1); } g()", "4:32"},
+		{"0``", "4:4"},
+		{"(0, 1)`a`", "4:9"},
+		{"(void 0)``", "4:11"},
 		// node reports an object pattern at its first property (4:8) and a with at its keyword (4:3); goja reports
 		// them at the initializer or object when it is a name (`var {a} = n`), and now does when it is a literal.
 		{"var {a} = null", "4:13"},
@@ -107,6 +110,7 @@ func TestRewrite_PositionsOnlyWhatThrows(t *testing.T) {
 		"-1n", "~1n", "2n ** 64n", "1n << 3n", "1n + 'a'", "1n < 2", "1n == 1", "!0 || x", "0n && 1n + 1",
 		"typeof 1n", "var [a, b] = 'ab'", "var {length} = 'abc'", "var {p} = 1", "for (var c of 'abc');",
 		"with (1) x", "x += 1n", "var [q] = [1]", "if (1n / 1n) x", "`${1n}`", "[...'ab']",
+		"String.raw`a`", "(0, String.raw)`a`", "x``",
 	} {
 		prg, err := Parse("t.js", src)
 		if err != nil {

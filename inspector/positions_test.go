@@ -118,3 +118,33 @@ console.log(JSON.stringify(out))`
 		}
 	}
 }
+
+// TestInstrument_InheritedHook: FuzzInstrument's one exemption (inheritedHook) holds exactly where goja's source
+// map has no entry for the raising instruction and the instrumented run reports its hook: a logical assignment
+// to an undeclared name (45b6463774e49240). An instruction with an entry of its own is compared as ever. (goja
+// records no second entry for the position it recorded last, so an instrumented instruction at its hook's
+// position may show none of its own: the rule asks it of both runs.)
+func TestInstrument_InheritedHook(t *testing.T) {
+	for _, c := range []struct {
+		src            string
+		own, inherited bool
+	}{
+		{"(u ??= []).push(1)", false, true},
+		{"u ||= 1", false, true},
+		{"u", true, false},
+		{"n.p", true, false},
+		{"x()", true, false},
+		{"+0n", false, false}, // positioned by Rewrite: both runs agree
+	} {
+		src := unpositionedPrelude + c.src
+		plain := runForFuzz(src, false, instBudgetMin)
+		inst := runForFuzz(src, true, instBudgetMin)
+		if plain.exception == "" || plain.ownPos != c.own || inheritedHook(plain, inst) != c.inherited {
+			t.Errorf("%q: plain %q (own position %v), instrumented %q (own %v, at a hook %v): inherited %v, want own %v, inherited %v",
+				c.src, plain.exception, plain.ownPos, inst.exception, inst.ownPos, inst.atHook, inheritedHook(plain, inst), c.own, c.inherited)
+		}
+		if !c.inherited && plain.exception != inst.exception {
+			t.Errorf("%q: plain %q, instrumented %q", c.src, plain.exception, inst.exception)
+		}
+	}
+}

@@ -59,23 +59,23 @@ type foldInfo struct {
 // order.
 func foldTree(top *ast.Expression) (foldInfo, []*ast.Expression) {
 	type frame struct {
-		slot     *ast.Expression
-		children int // how many of the node's operator children are done (on infos)
+		slot *ast.Expression
+		done int // how many of the node's operands are done (on infos)
 	}
 	var out []*ast.Expression
-	var infos []foldInfo
-	stack := []frame{{slot: top}}
+	var stackBuf [32]frame
+	var infoBuf [32]foldInfo
+	stack, infos := append(stackBuf[:0], frame{slot: top}), infoBuf[:0]
 	for len(stack) > 0 {
 		fr := &stack[len(stack)-1]
-		kids := operands(*fr.slot)
-		if fr.children < len(kids) {
-			k := kids[fr.children]
-			fr.children++
+		kids, n := operands(*fr.slot)
+		if fr.done < n {
+			k := kids[fr.done]
+			fr.done++
 			stack = append(stack, frame{slot: k})
 			continue
 		}
 		stack = stack[:len(stack)-1]
-		n := len(kids)
 		ops := infos[len(infos)-n:]
 		info := foldOf(*fr.slot, ops)
 		info.slot = fr.slot
@@ -94,22 +94,23 @@ func foldTree(top *ast.Expression) (foldInfo, []*ast.Expression) {
 	return infos[0], out
 }
 
-// operands returns the fields of e that foldTree descends into: the operands of a unary or binary
-// expression, except under an expression this file already positioned (positioned).
-func operands(e ast.Expression) []*ast.Expression {
+// operands returns the fields of e that foldTree descends into (n of them): the operands of a unary or binary
+// expression, except under an expression this file already positioned (positioned). An array, not a slice: the
+// walks over every operator of a program allocate nothing for it.
+func operands(e ast.Expression) (ops [2]*ast.Expression, n int) {
 	switch x := e.(type) {
 	case *ast.UnaryExpression:
-		return []*ast.Expression{&x.Operand}
+		return [2]*ast.Expression{&x.Operand}, 1
 	case *ast.BinaryExpression:
 		if positioned(x) {
-			return nil
+			return ops, 0
 		}
 		if _, ok := x.Left.(*ast.PrivateIdentifier); ok {
-			return nil
+			return ops, 0
 		}
-		return []*ast.Expression{&x.Left, &x.Right}
+		return [2]*ast.Expression{&x.Left, &x.Right}, 2
 	}
-	return nil
+	return ops, 0
 }
 
 // foldOf is e's foldInfo from its operands' (ops, in order; empty for a leaf).
@@ -186,7 +187,8 @@ func decides(op token.Token, left ast.Expression) bool {
 func innermost(slot *ast.Expression, f *file.File) {
 	for operators(*slot, maxDescent+1) <= maxDescent {
 		var next *ast.Expression
-		for _, k := range operands(*slot) {
+		kids, n := operands(*slot)
+		for _, k := range kids[:n] {
 			if !isOperator(*k) {
 				continue // a literal: it does not throw
 			}
@@ -224,7 +226,8 @@ func operators(e ast.Expression, limit int) int {
 			continue
 		}
 		n++
-		for _, k := range operands(x) {
+		kids, m := operands(x)
+		for _, k := range kids[:m] {
 			stack = append(stack, *k)
 		}
 	}

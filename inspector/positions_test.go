@@ -54,6 +54,8 @@ var unpositionedCases = []struct{ src, node, want string }{
 	{"(0, 1)``", "4:9", ""},
 	{"/r/`a`", "4:6", ""},
 	{"(void 0)``", "4:11", ""},
+	{"null.p ??= 1", "4:3", ""},
+	{"null[0] ||= 1", "4:3", ""},
 	// A tag's substitutions record positions after the tag's; goja reports the call at the last.
 	{"'s'`${f()}`", "4:6", "4:10"},
 	// Controls, positioned by goja before: its own convention (an array literal's start for a spread) stays.
@@ -131,6 +133,7 @@ func TestInstrument_InheritedHook(t *testing.T) {
 	}{
 		{"(u ??= []).push(1)", false, true},
 		{"u ||= 1", false, true},
+		{"const c = 0; c ||= 1", false, true},
 		{"u", true, false},
 		{"n.p", true, false},
 		{"x()", true, false},

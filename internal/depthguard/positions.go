@@ -23,8 +23,9 @@ import (
 //     without the entry its if and for statements give the same throw;
 //   - a literal consumed by an instruction that throws for it: the initializer of a destructuring pattern
 //     (`var {a} = null`, `[b] = 1`), the iterable of a for-of (`for (x of 1)`), the object of a with (`with (null)`),
-//     the tag of a tagged template (“ 0`` “: goja's call of a tag records no position). A literal's code records
-//     no position; a name or a call there would.
+//     the tag of a tagged template (“ 0`` “: goja's call of a tag records no position), the null or undefined
+//     object of a logical assignment's target (`null.p ??= 1`: goja resolves the target without a position). A
+//     literal's code records no position; a name or a call there would.
 //
 // Rewrite gives each such expression E the position of its own as `[] && E`, with the array literal (whose code
 // records its position first) at the place node reports: the operator of the innermost operation that throws
@@ -330,7 +331,8 @@ func isString(v goja.Value) bool {
 }
 
 // positionConsumed applies positionLiteral to the operand n consumes, when n is a destructuring (a binding or an
-// assignment of a pattern), a for-of or a with.
+// assignment of a pattern), a for-of, a with or a logical assignment to a property, and wraps a template's tag
+// that is never a function.
 func positionConsumed(n ast.Node, f *file.File) {
 	switch n := n.(type) {
 	case *ast.Binding:
@@ -340,6 +342,15 @@ func positionConsumed(n ast.Node, f *file.File) {
 	case *ast.AssignExpression:
 		if pattern, array := isPattern(n.Left); pattern && n.Operator == token.ASSIGN {
 			positionLiteral(&n.Right, array, f)
+		}
+		switch n.Operator {
+		case token.LOGICAL_AND, token.LOGICAL_OR, token.COALESCE: // a logical assignment's target is resolved unpositioned
+			switch t := n.Left.(type) {
+			case *ast.DotExpression:
+				positionLiteral(&t.Left, false, f)
+			case *ast.BracketExpression:
+				positionLiteral(&t.Left, false, f)
+			}
 		}
 	case *ast.ForOfStatement:
 		positionLiteral(&n.Source, true, f)

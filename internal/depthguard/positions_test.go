@@ -69,6 +69,8 @@ func TestRewrite_UnpositionedThrows(t *testing.T) {
 		{"for (q of null);", "4:13"},
 		{"function g() { for (var q of -1); } g()", "4:32"},
 		{"0``", "4:4"},
+		{"null.p ??= 1", "4:3"},
+		{"null[0] ||= 1", "4:3"},
 		{"(0, 1)`a`", "4:9"},
 		{"(void 0)``", "4:11"},
 		// node reports an object pattern at its first property (4:8) and a with at its keyword (4:3); goja reports

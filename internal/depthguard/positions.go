@@ -23,17 +23,21 @@ import (
 //     without the entry its if and for statements give the same throw;
 //   - a literal consumed by an instruction that throws for it: the initializer of a destructuring pattern
 //     (`var {a} = null`, `[b] = 1`), the iterable of a for-of (`for (x of 1)`), the object of a with (`with (null)`),
-//     the tag of a tagged template (“ 0`` “: goja's call of a tag records no position), the null or undefined
+//     the tag of a tagged template when it is never a function (a literal tag: goja's call of a tag records no
+//     position), the null or undefined
 //     object of a logical assignment's target (`null.p ??= 1`: goja resolves the target without a position). A
 //     literal's code records no position; a name or a call there would.
 //
 // Rewrite gives each such expression E the position of its own as `[] && E`, with the array literal (whose code
 // records its position first) at the place node reports: the operator of the innermost operation that throws
 // (for `-(-0n + 1)`, the `+`), or the start of the literal of the second kind (where goja reports a name or a call
-// in its place). E is unchanged and still folded, so the values, the error thrown and its message are goja's; the
-// empty array is truthy, so E runs exactly when it ran before. Only expressions that throw every time they run
-// are rewritten (for the first kind, goja's own folding run in a pooled runtime decides; for the second, the
-// literal's type), so code that does not throw this way compiles to the same instructions as before.
+// in its place; for a tag, the template's opening quote). E is unchanged and still folded, so the values, the
+// error thrown and its message are goja's; the empty array is truthy, so E runs exactly when it ran before. Only
+// expressions that throw every time they run are rewritten (for the first kind, goja's own folding run in a
+// pooled runtime decides; for the second, the literal's type), so code that does not throw this way compiles to
+// the same instructions as before. An instruction without an entry that follows such an expression in the code
+// and is reached by another path now inherits the wrap's position where it inherited an earlier one (the `+`
+// conversion of `+(x ? b : +0n)` with x true and b a BigInt): both runs alike, in code no program needs.
 
 // positionFolds gives every constant expression under *top that throws when folded its position (the first
 // kind above). top holds a unary or binary expression whose parent is neither.
@@ -54,9 +58,9 @@ type foldInfo struct {
 }
 
 // foldTree returns what it knows of *top, and the fields under *top (top itself included) that hold a largest
-// constant expression that may throw when folded, by goja's rules for folding (compiledExpr.constant): a number, string, boolean or
-// null literal; a unary operator on one; a binary operator on two; a logical operator on two, or on a literal that
-// decides it. It walks with an explicit stack (a long chain of operators cannot overflow the Go stack), in post
+// constant expression that may throw when folded, by goja's rules for folding (compiledExpr.constant): a number,
+// string, boolean or null literal; a unary operator on one; a binary operator on two; a logical operator on two,
+// or on a literal that decides it. It walks with an explicit stack (a long chain of operators cannot overflow the Go stack), in post
 // order.
 func foldTree(top *ast.Expression) (foldInfo, []*ast.Expression) {
 	type frame struct {

@@ -42,12 +42,30 @@ import (
 // positionFolds gives every constant expression under *top that throws when folded its position (the first
 // kind above). top holds a unary or binary expression whose parent is neither.
 func positionFolds(top *ast.Expression, f *file.File) {
+	if !foldable1(*top) {
+		return // the common case, `a && b()`, `x + y.z`: nothing to fold
+	}
 	_, largest := foldTree(top)
 	for _, slot := range largest {
 		if ev := evalConst(*slot, f); ev.ok && ev.threw {
 			innermost(slot, f)
 		}
 	}
+}
+
+// foldable1 reports whether an operand of e, a unary or binary expression, is a literal or an operator: when
+// none is, no constant is under e (foldTree would find none), and the walk over a program's operators stops at
+// once.
+func foldable1(e ast.Expression) bool {
+	kids, n := operands(e)
+	for _, k := range kids[:n] {
+		switch (*k).(type) {
+		case *ast.NumberLiteral, *ast.StringLiteral, *ast.BooleanLiteral, *ast.NullLiteral,
+			*ast.UnaryExpression, *ast.BinaryExpression:
+			return true
+		}
+	}
+	return false
 }
 
 // A foldInfo is what foldTree knows of one operator node: whether goja folds it, whether folding it can
@@ -68,8 +86,8 @@ func foldTree(top *ast.Expression) (foldInfo, []*ast.Expression) {
 		done int // how many of the node's operands are done (on infos)
 	}
 	var out []*ast.Expression
-	var stackBuf [32]frame
-	var infoBuf [32]foldInfo
+	var stackBuf [8]frame
+	var infoBuf [8]foldInfo
 	stack, infos := append(stackBuf[:0], frame{slot: top}), infoBuf[:0]
 	for len(stack) > 0 {
 		fr := &stack[len(stack)-1]

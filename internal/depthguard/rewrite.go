@@ -91,9 +91,10 @@ func rewrite(prg *ast.Program, guard bool) {
 			}
 		case *ast.IfStatement, *ast.WhileStatement, *ast.ForStatement:
 			unfoldTest(n) // deadcode.go
-		}
-		if prg.File != nil {
-			positionConsumed(n, prg.File) // positions.go
+		case *ast.Binding, *ast.AssignExpression, *ast.ForOfStatement, *ast.WithStatement, *ast.TemplateLiteral:
+			if prg.File != nil {
+				positionConsumed(n, prg.File) // positions.go
+			}
 		}
 		astwalk.Children(n, func(c astwalk.Child) {
 			if c.List != nil {

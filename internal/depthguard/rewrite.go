@@ -56,7 +56,8 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 // generators and async functions; it inserts, at the start of a program that contains an async function or a
 // generator, the call that guards AsyncFunction and GeneratorFunction before it runs (ensure.go); it has every call spelled `eval(…)`
 // check its text first (eval.go); and it keeps goja from compiling a break or
-// continue in code it knows is dead, which goja miscompiles (deadcode.go). It walks the tree (internal/astwalk) with an
+// continue in code it knows is dead, which goja miscompiles (deadcode.go); and it gives the expressions goja
+// throws for without recording a source position one of their own (positions.go). It walks the tree (internal/astwalk) with an
 // explicit stack, so a deeply nested program cannot overflow the Go stack here;
 // rewriting the same program twice guards each function and eval call once, and a function
 // whose first statement already calls the guard in one of the forms of Call
@@ -64,7 +65,7 @@ func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error
 func Rewrite(prg *ast.Program) { rewrite(prg, true) }
 
 // FixDeadJumps is the part of Rewrite that keeps goja from miscompiling a break or continue in code it knows is
-// dead (deadcode.go), without the guard: for text compiled for a realm that has none, or compiled only to learn
+// dead (deadcode.go), and that gives unpositioned throws a position (positions.go), without the guard: for text compiled for a realm that has none, or compiled only to learn
 // whether it compiles (goja's compiler panics on some of that code).
 func FixDeadJumps(prg *ast.Program) { rewrite(prg, false) }
 
@@ -90,6 +91,10 @@ func rewrite(prg *ast.Program, guard bool) {
 			}
 		case *ast.IfStatement, *ast.WhileStatement, *ast.ForStatement:
 			unfoldTest(n) // deadcode.go
+		case *ast.Binding, *ast.AssignExpression, *ast.ForOfStatement, *ast.WithStatement, *ast.TemplateLiteral:
+			if prg.File != nil {
+				positionConsumed(n, prg.File) // positions.go
+			}
 		}
 		astwalk.Children(n, func(c astwalk.Child) {
 			if c.List != nil {
@@ -97,6 +102,11 @@ func rewrite(prg *ast.Program, guard bool) {
 				for _, st := range *c.List {
 					stack = append(stack, st)
 				}
+				return
+			}
+			if c.Expr != nil && prg.File != nil && isOperator(c.Node) && !isOperator(n) {
+				positionFolds(c.Expr, prg.File) // positions.go
+				stack = append(stack, *c.Expr)
 				return
 			}
 			stack = append(stack, c.Node)

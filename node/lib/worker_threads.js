@@ -24,8 +24,8 @@ function makeWorker() {
 	kThreadId = N.kThreadId; // Go's: N.spawn defines it, and Go sets it to -1 once the worker has exited
 	kLimits = Symbol('kLimits');
 	kShareEnv = shareEnvSymbol();
-	// options when none are given: one object for every Worker (read only, never exposed), as {} was
-	const kNoOptions = Object.freeze({});
+	// The options when none are given: one {} for every Worker (only read, never exposed), not one each.
+	const kNoOptions = {};
 	const workerPost = core.lazy('workerPost'), workerRef = core.lazy('workerRef');
 	// A Worker's listeners run in the async context (AsyncLocalStorage) the Worker was made in, as in Node: while a
 	// context is set, each listener is registered as a wrapper that enters it (kWrappers maps listener -> wrapper).

@@ -42,6 +42,7 @@ type Child struct {
 	hooks ChildHooks
 
 	scheduled atomic.Bool
+	drainTask func(*goja.Runtime) // the loop task that drains (made once: Schedule runs twice or more per child)
 
 	// Parent realm thread only.
 	refWanted bool
@@ -54,6 +55,7 @@ type Child struct {
 // events of obj. The child is ref'd. Realm thread only.
 func (r *Realm) AddChild(obj *goja.Object, w *Worker, hooks ChildHooks) *Child {
 	c := &Child{realm: r, obj: obj, w: w, hooks: hooks, refWanted: true}
+	c.drainTask = func(*goja.Runtime) { c.drain() }
 	r.children[obj] = c
 	c.updateRef()
 	if w != nil {
@@ -77,10 +79,17 @@ func (c *Child) Realm() *Realm        { return c.realm }
 // Schedule queues a drain on the parent's loop, once. It may be called from any goroutine.
 func (c *Child) Schedule() {
 	if c.scheduled.CompareAndSwap(false, true) {
-		if !c.realm.loop.RunOnLoop(func(*goja.Runtime) { c.drain() }) {
+		if !c.realm.loop.RunOnLoop(c.drainTask) {
 			c.scheduled.Store(false)
 		}
 	}
+}
+
+// HasListeners reports whether target, an event target of ports.js (a Worker object), has listeners of typ: an
+// emit of any type but 'error' that has none does nothing (Emit), so a caller can skip making its arguments.
+func (r *Realm) HasListeners(target *goja.Object, typ string) bool {
+	r.portsJS()
+	return r.hasListeners(target, typ)
 }
 
 // SetRef is worker.ref() (on) and worker.unref().

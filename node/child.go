@@ -1,7 +1,6 @@
 package node
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -49,6 +48,9 @@ func (nc *nodeChild) BeforeMessages(c *core.Child) bool {
 	if !nc.onlineSent && nc.link.online.Load() {
 		nc.onlineSent = true
 		r := c.Realm()
+		if !r.HasListeners(c.Object(), "online") { // nothing to call (an emit without listeners does nothing)
+			return false
+		}
 		return r.Report(r.Emit(c.Object(), "online"))
 	}
 	return false
@@ -79,11 +81,11 @@ func (nc *nodeChild) Exited(c *core.Child) {
 	} else {
 		errVal = r.CompileError(nc.compileErr)
 	}
-	_, _ = nc.n.call("setThreadId", c.Object(), r.Runtime().ToValue(-1))
+	_ = c.Object().SetSymbol(nc.n.kThreadID, r.Runtime().ToValue(-1)) // as worker[kThreadId] = -1 (a frozen Worker keeps its id)
 	if errVal != nil && r.Report(r.Emit(c.Object(), "error", errVal)) {
 		return
 	}
-	if r.Report(r.Emit(c.Object(), "exit", r.Runtime().ToValue(code))) {
+	if r.HasListeners(c.Object(), "exit") && r.Report(r.Emit(c.Object(), "exit", r.Runtime().ToValue(code))) {
 		return
 	}
 	for _, resolve := range nc.waiters {
@@ -92,12 +94,20 @@ func (nc *nodeChild) Exited(c *core.Child) {
 	nc.waiters = nil
 }
 
-// childNatives are worker_threads.js's natives (its N).
-func (n *nodeState) childNatives(def func(string, int, func(goja.FunctionCall) goja.Value)) {
-	def("spawn", 3, func(c goja.FunctionCall) goja.Value {
+// childNatives are worker_threads.js's natives (its N): spawn(worker, filename, ...options) defines the worker's
+// threadId under N.kThreadId.
+func (n *nodeState) childNatives(natives *goja.Object, def func(string, int, func(goja.FunctionCall) goja.Value)) {
+	n.kThreadID = goja.NewSymbol("kThreadId")
+	_ = natives.Set("kThreadId", n.kThreadID)
+	def("spawn", 15, func(c goja.FunctionCall) goja.Value {
 		obj, _ := c.Argument(0).(*goja.Object)
-		spec, _ := c.Argument(2).(*goja.Object)
-		return n.r.Runtime().ToValue(n.spawnChild(obj, c.Argument(1), spec))
+		var sp spawnSpec
+		sp.read(c.Arguments[min(2, len(c.Arguments)):])
+		id := n.spawnChild(obj, c.Argument(1), &sp)
+		if obj != nil {
+			_ = obj.DefineDataPropertySymbol(n.kThreadID, n.r.Runtime().ToValue(id), goja.FLAG_TRUE, goja.FLAG_FALSE, goja.FLAG_FALSE)
+		}
+		return goja.Undefined()
 	})
 	def("terminate", 1, func(c goja.FunctionCall) goja.Value {
 		rt := n.r.Runtime()
@@ -116,6 +126,25 @@ func (n *nodeState) childNatives(def func(string, int, func(goja.FunctionCall) g
 		}
 		return rt.ToValue(p)
 	})
+}
+
+// A spawnSpec is a Worker's options as worker_threads.js read them (N.spawn's arguments after the filename, in
+// this order; an argument not given is undefined).
+type spawnSpec struct {
+	eval, name, argv, env, shareEnv, hasWorkerData, workerData, transferList,
+	stackSizeMb, maxOldGenerationSizeMb, maxYoungGenerationSizeMb, typ, envData goja.Value
+}
+
+func (sp *spawnSpec) read(args []goja.Value) {
+	for i, p := range [...]*goja.Value{&sp.eval, &sp.name, &sp.argv, &sp.env, &sp.shareEnv, &sp.hasWorkerData,
+		&sp.workerData, &sp.transferList, &sp.stackSizeMb, &sp.maxOldGenerationSizeMb, &sp.maxYoungGenerationSizeMb,
+		&sp.typ, &sp.envData} {
+		if i < len(args) && args[i] != nil {
+			*p = args[i]
+		} else {
+			*p = goja.Undefined()
+		}
+	}
 }
 
 // workerPath resolves worker_threads' filename argument as Node does: an absolute path, a path starting with ./
@@ -147,17 +176,10 @@ func workerPath(v goja.Value) (string, error) {
 
 // spawnChild starts a worker_threads Worker behind obj and returns its threadId (-1 when the script does not
 // compile: the 'error' event follows).
-func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.Object) int64 {
+func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, sp *spawnSpec) int64 {
 	r, rt := n.r, n.r.Runtime()
-	get := func(k string) goja.Value {
-		v := spec.Get(k)
-		if v == nil {
-			return goja.Undefined()
-		}
-		return v
-	}
 	var source, filename string
-	if get("eval").ToBoolean() {
+	if sp.eval.ToBoolean() {
 		source, filename = target.String(), "[worker eval]"
 	} else {
 		p, err := workerPath(target)
@@ -170,12 +192,14 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		}
 		source, filename = string(b), p
 	}
-	isModule := get("type").String() == "module" || isModuleFile(filename, source)
+	isModule := sp.typ.String() == "module" || isModuleFile(filename, source)
 	ns := &nodeState{filename: filename, moduleEntry: isModule}
-	if argv := get("argv"); !goja.IsUndefined(argv) {
-		_ = rt.ExportTo(argv, &ns.argv)
+	ns.argv = append(make([]string, 0, 2), execPath(), filename)
+	if argv, ok := sp.argv.(*goja.Object); ok { // options.argv.map(String)
+		var more []string
+		_ = rt.ExportTo(argv, &more)
+		ns.argv = append(ns.argv, more...)
 	}
-	ns.argv = append([]string{execPath(), filename}, ns.argv...)
 
 	// What the child reads from its parent: each a frame, read in its realm.
 	frames := make([]*clone.Frame, 0, 3)
@@ -194,8 +218,8 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 		frames = append(frames, f)
 		return f
 	}
-	switch env := get("env"); {
-	case get("shareEnv").ToBoolean(): // SHARE_ENV: one environment for both (env.go)
+	switch env := sp.env; {
+	case sp.shareEnv.ToBoolean(): // SHARE_ENV: one environment for both (env.go)
 		n.proc()
 		ns.envStore = n.shareEnv()
 	case !goja.IsUndefined(env):
@@ -203,17 +227,17 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 	case n.envStore != nil: // a copy of the parent's shared process.env as it is now
 		ns.envStore = n.envStore.copyStore()
 		ns.envCopy = true
-	default:
-		ns.envFrame = n.sharedEnv(mk(n.proc().Get("env"))) // the parent's process.env, as it is now
-		frames[len(frames)-1] = ns.envFrame
+	default: // the parent's process.env, as it is now (envframe.go)
+		ns.envFrame = n.parentEnvFrame(mk)
+		frames = append(frames[:0], ns.envFrame)
 	}
-	if m, ok := get("envData").(*goja.Object); ok && m.Get("size").ToInteger() > 0 {
+	if m, ok := sp.envData.(*goja.Object); ok && m.Get("size").ToInteger() > 0 {
 		ns.envDataFrame = mk(m)
 	}
 	commit := func() {}
-	if get("hasWorkerData").ToBoolean() {
-		f, cm, err := clone.SerializeTransfer(rt, get("workerData"),
-			clone.Options{MaxBytes: maxFrame, Transfer: r.TransferList(get("transferList"))})
+	if sp.hasWorkerData.ToBoolean() {
+		f, cm, err := clone.SerializeTransfer(rt, sp.workerData,
+			clone.Options{MaxBytes: maxFrame, Transfer: r.TransferList(sp.transferList)})
 		if err != nil {
 			release()
 			r.Throw("Worker", err)
@@ -225,13 +249,13 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 	link := &threadLink{}
 	ns.link = link
 	nc := &nodeChild{n: n, link: link}
-	opts := r.ChildOptions(get("name").String(), filename)
-	if mb := get("stackSizeMb").ToFloat(); mb > 0 {
+	opts := r.ChildOptions(sp.name.String(), filename)
+	if mb := sp.stackSizeMb.ToFloat(); mb > 0 {
 		opts.MaxCallStackSize = max(int(mb*framesPerStackMB), 100)
 	}
 	// maxOldGenerationSizeMb and maxYoungGenerationSizeMb together are the worker's memory budget: goja has one
 	// heap, not V8's generations. Over it, the worker ends with Node's ERR_WORKER_OUT_OF_MEMORY (Exited).
-	if mb := max(get("maxOldGenerationSizeMb").ToFloat(), 0) + max(get("maxYoungGenerationSizeMb").ToFloat(), 0); mb > 0 {
+	if mb := max(sp.maxOldGenerationSizeMb.ToFloat(), 0) + max(sp.maxYoungGenerationSizeMb.ToFloat(), 0); mb > 0 {
 		opts.MaxHeapBytes = int64(mb * (1 << 20))
 	}
 	opts.OnError = childRecords(opts.Stderr)
@@ -254,20 +278,6 @@ func (n *nodeState) spawnChild(obj *goja.Object, target goja.Value, spec *goja.O
 	link.child.Store(c)
 	c.Schedule() // online may have come before the link knew the child
 	return int64(w.ID())
-}
-
-// sharedEnv returns f, the frame of the parent's process.env for a new child, or, when its bytes are those of the
-// last such frame, a frame over the bytes the children spawned since share (f is released): workers spawned while
-// process.env does not change hold one copy of it between them, not one each. The shared bytes are a copy nobody
-// writes to, and a frame made of them is not aligned (clone.NewFrame), so no reader uses them in place. A frame
-// with shared memory never matches (its tokens are new each time).
-func (n *nodeState) sharedEnv(f *clone.Frame) *clone.Frame {
-	if b := f.Bytes(); n.envBytes != nil && bytes.Equal(b, n.envBytes) {
-		f.Release()
-		return clone.NewFrame(n.envBytes)
-	}
-	n.envBytes = bytes.Clone(f.Bytes())
-	return f
 }
 
 // addChild remembers nc as the hooks of c, for terminate().

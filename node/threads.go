@@ -27,7 +27,7 @@ func (n *nodeState) api() *goja.Object {
 	def := func(name string, length int, fn func(goja.FunctionCall) goja.Value) {
 		jsutil.DefineFunc(rt, natives, name, length, fn)
 	}
-	n.childNatives(def)                               // child.go
+	n.childNatives(natives, def)                      // child.go
 	_ = natives.Set("ctx", n.asyncContextNatives(rt)) // async_hooks.go: a Worker's listeners run in its context
 	v, err := threadsSource.Call(rt, n.r.API(), natives)
 	if err != nil {

@@ -71,8 +71,9 @@ type nodeState struct {
 	asyncCtx       goja.Value              // AsyncLocalStorage's current context (async_hooks.go)
 	wt             *goja.Object            // worker_threads.js's result, made on first use
 
-	children map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
-	envBytes []byte                     // the bytes of the last process.env frame sent to a child, shared by the next (sharedEnv)
+	children  map[*core.Child]*nodeChild // the worker_threads Workers this realm created (child.go)
+	kThreadID *goja.Symbol               // a Worker's threadId property (worker_threads.js's kThreadId), made with the class
+	envSent   envSnapshot                // process.env as last sent to a child (envframe.go)
 
 	modRealm     *modules.Realm    // require's and import's module map, made on first use (modules.go)
 	resolver     *modules.Resolver // Node's resolution, with its package.json cache

@@ -6,7 +6,7 @@ const EventEmitter = core.EventEmitter;
 const defineProperty = Object.defineProperty;
 // The Worker's private symbols are made with the class (makeWorker), SHARE_ENV on first touch (a lazy export, from
 // the global registry: Symbol.for gives every realm the same one), so an idle realm never makes Symbol.
-let kThreadId, kLimits;
+let kThreadId, kLimits, kShareEnv;
 const shareEnvSymbol = () => Symbol.for('nodejs.worker_threads.SHARE_ENV');
 
 // environmentData (the Map of setEnvironmentData) is made on first use: env() returns it.
@@ -21,8 +21,11 @@ function WorkerClass() {
 }
 
 function makeWorker() {
-	kThreadId = Symbol('kThreadId');
+	kThreadId = N.kThreadId; // Go's: N.spawn defines it, and Go sets it to -1 once the worker has exited
 	kLimits = Symbol('kLimits');
+	kShareEnv = shareEnvSymbol();
+	// The options when none are given: one {} for every Worker (only read, never exposed), not one each.
+	const kNoOptions = {};
 	const workerPost = core.lazy('workerPost'), workerRef = core.lazy('workerRef');
 	// A Worker's listeners run in the async context (AsyncLocalStorage) the Worker was made in, as in Node: while a
 	// context is set, each listener is registered as a wrapper that enters it (kWrappers maps listener -> wrapper).
@@ -53,42 +56,44 @@ function makeWorker() {
 	class Worker extends EventEmitter {
 		constructor(filename, options) {
 			super();
-			if (options === undefined) options = {};
+			if (options === undefined) options = kNoOptions;
 			if (options === null || typeof options !== 'object') {
 				throw new TypeError('The "options" argument must be of type object.');
 			}
-			const shareEnv = options.env === shareEnvSymbol();
+			const shareEnv = options.env === kShareEnv;
 			if (!shareEnv && options.env !== undefined && options.env !== null && typeof options.env !== 'object') {
 				throw new TypeError('The "options.env" property must be of type object.');
 			}
 			if (options.argv !== undefined && !Array.isArray(options.argv)) {
 				throw new TypeError('The "options.argv" property must be an array.');
 			}
+			// The options are read in this order, each as often as before (a getter sees the same reads), and handed
+			// to N.spawn as its arguments: no spec object, no argv array when there is none, environmentData only
+			// once it exists.
 			const rl = options.resourceLimits;
-			const spec = {
-				eval: !!options.eval,
-				name: options.name === undefined ? '' : String(options.name),
-				argv: options.argv === undefined ? [] : options.argv.map(String),
-				env: shareEnv || options.env === undefined || options.env === null ? undefined : options.env,
-				shareEnv,
-				hasWorkerData: options.workerData !== undefined,
-				workerData: options.workerData,
-				transferList: options.transferList === undefined ? undefined : Array.from(options.transferList),
-				stackSizeMb: rl !== undefined && rl !== null && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0,
-				maxOldGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxOldGenerationSizeMb === 'number' ? rl.maxOldGenerationSizeMb : 0,
-				maxYoungGenerationSizeMb: rl !== undefined && rl !== null && typeof rl.maxYoungGenerationSizeMb === 'number' ? rl.maxYoungGenerationSizeMb : 0,
-				type: options.type === undefined ? '' : String(options.type),
-				envData: env(),
-			};
-			if (spec.eval && typeof filename !== 'string') {
+			const hasLimits = rl !== undefined && rl !== null;
+			const isEval = !!options.eval;
+			const name = options.name === undefined ? '' : String(options.name);
+			const argv = options.argv === undefined ? undefined : options.argv.map(String);
+			const envOption = shareEnv || options.env === undefined || options.env === null ? undefined : options.env;
+			const hasWorkerData = options.workerData !== undefined;
+			const workerData = options.workerData;
+			const transferList = options.transferList === undefined ? undefined : Array.from(options.transferList);
+			const stackSizeMb = hasLimits && typeof rl.stackSizeMb === 'number' ? rl.stackSizeMb : 0;
+			const maxOld = hasLimits && typeof rl.maxOldGenerationSizeMb === 'number' ? rl.maxOldGenerationSizeMb : 0;
+			const maxYoung = hasLimits && typeof rl.maxYoungGenerationSizeMb === 'number' ? rl.maxYoungGenerationSizeMb : 0;
+			const type = options.type === undefined ? '' : String(options.type);
+			if (isEval && typeof filename !== 'string') {
 				throw new TypeError('The "filename" argument must be a string when options.eval is true.');
 			}
 			// Only what this Worker has: its resourceLimits' copy when given (else {} is made on first read), its
-			// async context when there is one.
-			if (rl !== undefined && rl !== null) defineProperty(this, kLimits, { value: Object.assign({}, rl) });
+			// async context when there is one; then N.spawn defines its threadId (kThreadId, as a non-enumerable
+			// writable property).
+			if (hasLimits) defineProperty(this, kLimits, { value: Object.assign({}, rl) });
 			const ctx = getCtx();
 			if (ctx !== undefined) defineProperty(this, kCtx, { value: ctx });
-			defineProperty(this, kThreadId, { value: N.spawn(this, filename, spec), writable: true });
+			N.spawn(this, filename, isEval, name, argv, envOption, shareEnv, hasWorkerData, workerData, transferList,
+				stackSizeMb, maxOld, maxYoung, type, environmentData);
 		}
 		on(type, fn) { return super.on(type, wrapListener(this, fn)); }
 		addListener(type, fn) { return super.on(type, wrapListener(this, fn)); }
@@ -159,6 +164,5 @@ function loadEnvironmentData(m) {
 return {
 	exportOf: exportOf,
 	loadEnvironmentData: loadEnvironmentData,
-	setThreadId: function (w, id) { w[kThreadId] = id; },
 };
 })

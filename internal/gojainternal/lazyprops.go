@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -187,13 +188,21 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		values = *(*map[unistring.String]goja.Value)(unsafe.Add(data, lp.valOff))
 	}
 	curProps := reflect.NewAt(lazy.propsType, unsafe.Add(cur, lazy.propsOff)).Elem()
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
+	// The checks allocate nothing per name (every realm defines its lazy properties: o20): one reflect key reused,
+	// duplicates found by looking back (a few dozen names at most).
+	kv := reflect.New(lazy.propsType.Key()).Elem()
+	tmplHas := curProps.Len() > 0
+	for i, n := range names {
 		k := unistring.NewFromString(n)
-		if _, ok := values[k]; ok || seen[n] || n == "" || (n[0] >= '0' && n[0] <= '9') || curProps.MapIndex(reflect.ValueOf(k)).IsValid() {
+		if _, ok := values[k]; ok || n == "" || (n[0] >= '0' && n[0] <= '9') || slices.Contains(names[:i], n) {
 			return false
 		}
-		seen[n] = true
+		if tmplHas {
+			kv.SetString(string(k))
+			if curProps.MapIndex(kv).IsValid() {
+				return false
+			}
+		}
 	}
 	tmpl := derive(cur, f, names)
 	if t == lp.plain {
@@ -205,13 +214,14 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		*(*unsafe.Pointer)(unsafe.Add(np, lp.tmplOff)) = tmpl
 		// The object's own names: its existing ones (never nil once it has any), then the new ones.
 		nm := (*[]unistring.String)(unsafe.Add(np, lp.namesOff))
-		*nm = appendNames(append([]unistring.String(nil), *nm...), names)
+		*nm = appendNames(append(make([]unistring.String, 0, len(*nm)+len(names)), *nm...), names)
 		reflect.NewAt(reflect.TypeFor[goja.Object]().Field(self.index).Type, unsafe.Add(unsafe.Pointer(o), self.off)).Elem().Set(nv)
 		return true
 	}
 	nm := (*[]unistring.String)(unsafe.Add(data, lp.namesOff))
 	if *nm == nil { // not listed yet: the template's names first, as goja would copy them
-		*nm = append([]unistring.String(nil), *(*[]unistring.String)(unsafe.Add(cur, lp.tmplNames))...)
+		tn := *(*[]unistring.String)(unsafe.Add(cur, lp.tmplNames))
+		*nm = append(make([]unistring.String, 0, len(tn)+len(names)), tn...)
 	}
 	*nm = appendNames(*nm, names)
 	*(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff)) = tmpl
@@ -219,6 +229,7 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 }
 
 func appendNames(dst []unistring.String, names []string) []unistring.String {
+	dst = slices.Grow(dst, len(names))
 	for _, n := range names {
 		dst = append(dst, unistring.NewFromString(n))
 	}

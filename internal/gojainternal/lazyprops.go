@@ -238,12 +238,22 @@ func appendNames(dst []unistring.String, names []string) []unistring.String {
 
 // derive returns the template that is base with names added, made by f (cached process-wide).
 func derive(base unsafe.Pointer, f *LazyFactory, names []string) unsafe.Pointer {
-	key := deriveKey{base, f, strings.Join(names, "\x00")}
+	// The key's names joined in a buffer on the stack for the lookup (every realm looks up its templates: o20), a
+	// string of their own only for a new entry.
+	var buf [512]byte
+	b := buf[:0]
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, n...)
+	}
 	lp.mu.Lock()
 	defer lp.mu.Unlock()
-	if t, ok := lp.derived[key]; ok {
+	if t, ok := lp.derived[deriveKey{base, f, unsafe.String(unsafe.SliceData(b), len(b))}]; ok {
 		return t
 	}
+	key := deriveKey{base, f, string(b)}
 	d := reflect.New(lazy.tmplType)
 	d.Elem().Set(reflect.NewAt(lazy.tmplType, base).Elem())
 	src := reflect.NewAt(lazy.propsType, unsafe.Add(base, lazy.propsOff)).Elem()

@@ -214,16 +214,25 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		*(*unsafe.Pointer)(unsafe.Add(np, lp.tmplOff)) = tmpl
 		// The object's own names: its existing ones (never nil once it has any), then the new ones.
 		nm := (*[]unistring.String)(unsafe.Add(np, lp.namesOff))
-		*nm = appendNames(append(make([]unistring.String, 0, len(*nm)+len(names)), *nm...), names)
+		if len(*nm) > 0 || f.after != nil {
+			*nm = appendNames(append(make([]unistring.String, 0, len(*nm)+len(names)), *nm...), names)
+		} else {
+			*nm = nil // no own names yet: the derived template's (its names are names), as goja lists them
+		}
 		reflect.NewAt(reflect.TypeFor[goja.Object]().Field(self.index).Type, unsafe.Add(unsafe.Pointer(o), self.off)).Elem().Set(nv)
 		return true
 	}
 	nm := (*[]unistring.String)(unsafe.Add(data, lp.namesOff))
-	if *nm == nil { // not listed yet: the template's names first, as goja would copy them
-		tn := *(*[]unistring.String)(unsafe.Add(cur, lp.tmplNames))
-		*nm = append(make([]unistring.String, 0, len(tn)+len(names)), tn...)
+	// Not listed yet (nil): goja lists the template's names, and the derived template's are cur's and then names
+	// (derive), so the object keeps no list of its own — it would copy the whole template's (a kilobyte and more
+	// for the global object). Listed already: names after the object's own.
+	if *nm != nil || f.after != nil {
+		if *nm == nil {
+			tn := *(*[]unistring.String)(unsafe.Add(cur, lp.tmplNames))
+			*nm = append(make([]unistring.String, 0, len(tn)+len(names)), tn...)
+		}
+		*nm = appendNames(*nm, names)
 	}
-	*nm = appendNames(*nm, names)
 	*(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff)) = tmpl
 	return true
 }

@@ -38,6 +38,14 @@ type LoopOrder interface {
 	NodeOrder() bool
 }
 
+// A WebGlobalsOmitter is an Extension whose realm has none of the web worker's own globals: self, name,
+// postMessage, close, addEventListener, removeEventListener, onmessage and onmessageerror (a Node-style worker has
+// none). core does not define them when OmitWebGlobals answers true (asked once, at setup): defining them only to
+// have the Extension delete them made each (a delete makes a lazy property first) — about 9 KiB of garbage a realm.
+type WebGlobalsOmitter interface {
+	OmitWebGlobals() bool
+}
+
 // A CallbackRunner is an Extension that runs every callback of the worker's loop itself (the script, a timer, an
 // immediate, a message, a host task): RunCallback calls fn and returns its error. Node's layer runs fn inside a
 // JavaScript call that then drains process.nextTick's queue, so ticks run before the promise jobs fn queued.

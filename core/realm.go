@@ -142,7 +142,8 @@ func (r *Realm) portsJS() {
 	}
 	// ports.js's private symbols, made here so that an idle realm never makes the global Symbol constructor.
 	var keys [5]*goja.Symbol
-	args := []goja.Value{r.natives()}
+	natives := r.natives()
+	args := []goja.Value{natives}
 	for i, name := range [...]string{"kListeners", "kHandlers", "kChanged", "kCreate", "kEvent"} {
 		keys[i] = goja.NewSymbol(name)
 		args = append(args, keys[i])
@@ -168,6 +169,15 @@ func (r *Realm) portsJS() {
 	r.portClass, _ = part("MessagePort").(*goja.Object)
 	r.kListeners, r.kCreate = keys[0], keys[3]
 	r.lazyFn = lazy
+	// MessagePort.prototype[kChanged] (Go's portChanged) and [Symbol.toStringTag], as ports.js defined them before
+	// (writable and configurable; configurable; goja's order is writable, configurable, enumerable), in that order.
+	pp := r.portClass.Get("prototype").(*goja.Object)
+	if err := pp.DefineDataPropertySymbol(keys[2], natives.Get("portChanged"), goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		panic(err)
+	}
+	if err := pp.DefineDataPropertySymbol(goja.SymToStringTag, r.rt.ToValue("MessagePort"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
+		panic(err)
+	}
 	for _, c := range [...]struct {
 		class *goja.Object
 		names []string

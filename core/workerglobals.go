@@ -29,15 +29,10 @@ func (w *Worker) setupRealm() error {
 	g := rt.GlobalObject()
 	w.global = g
 	w.takeErrorCtors(g) // errorctors.go: now, or when first needed
-	g.Set("self", g)
-	g.Set("name", w.name)
-	w.defineFunc(g, "postMessage", 1, w.jsPostMessage)
-	w.defineFunc(g, "close", 0, func(goja.FunctionCall) goja.Value {
-		w.requestClose()
-		return goja.Undefined()
-	})
-	if err := w.installEvents(g); err != nil {
-		return err
+	if o, ok := w.ext.(WebGlobalsOmitter); !ok || !o.OmitWebGlobals() {
+		if err := w.installWebGlobals(g); err != nil {
+			return err
+		}
 	}
 	web.InstallTimers(rt, g, w.ev)
 	err := web.Install(rt, web.Config{
@@ -82,6 +77,19 @@ func (w *Worker) setupRealm() error {
 		}
 	}
 	return w.runProcessSetup(rt) // processsetup.go
+}
+
+// installWebGlobals defines the web worker's own globals: self, name, postMessage, close and the global's events
+// (events.go).
+func (w *Worker) installWebGlobals(g *goja.Object) error {
+	g.Set("self", g)
+	g.Set("name", w.name)
+	w.defineFunc(g, "postMessage", 1, w.jsPostMessage)
+	w.defineFunc(g, "close", 0, func(goja.FunctionCall) goja.Value {
+		w.requestClose()
+		return goja.Undefined()
+	})
+	return w.installEvents(g)
 }
 
 // defineFunc defines obj[name] as a native function of w's realm.

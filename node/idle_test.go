@@ -16,8 +16,9 @@ import (
 // 251 KiB with the lazy allocation guard and the Function constructors guarded in place; 134 KiB with the lazy
 // classes (a18); 122 KiB with the Node timers made on first touch and no Symbol constructor (e18); 52 KiB with the
 // depth guard's, the Node install's, worker_threads' and ports.js's parts made on first touch and AsyncFunction and
-// GeneratorFunction made only for code that makes one (f19, g19, h19, j19, k19; budget: that + 10 %).
-const idleBudgetKiB = 58
+// GeneratorFunction made only for code that makes one (f19, g19, h19, j19, k19); 50 KiB with no web worker globals
+// made only to be deleted (o20; budget: that + 10 %).
+const idleBudgetKiB = 55
 
 // TestIdleWorkers_Budget starts n Node-style workers that each answer one message, as bench/node/idle_many.js
 // does, and measures the live Go heap they hold while idle (after a collection, from inside the program so that

@@ -56,10 +56,10 @@ class MessagePort extends EventEmitter {
 		if (key !== kCreate) throw new TypeError('Illegal constructor');
 	}
 }
-// A port's kChanged is Go's (N.portChanged(type), with the port as this): the first 'message' listener starts
-// delivery, removing the last stops it. A native rather than a method calling one: a realm makes one function, not two.
-defineProperty(MessagePort.prototype, kChanged, { value: N.portChanged, writable: true, configurable: true });
-defineProperty(MessagePort.prototype, toStringTag, { value: 'MessagePort', configurable: true });
+// MessagePort.prototype's kChanged and Symbol.toStringTag ('MessagePort') are defined by Go after this runs
+// (core/realm.go, without a descriptor object each): a port's kChanged is Go's N.portChanged(type), with the port as
+// this: the first 'message' listener starts delivery, removing the last stops it (a native rather than a method
+// calling one: a realm makes one function, not two).
 
 // The parts made on first use (lazy). made holds what has been made.
 const made = { __proto__: null };

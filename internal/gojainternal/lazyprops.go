@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -187,13 +188,21 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		values = *(*map[unistring.String]goja.Value)(unsafe.Add(data, lp.valOff))
 	}
 	curProps := reflect.NewAt(lazy.propsType, unsafe.Add(cur, lazy.propsOff)).Elem()
-	seen := make(map[string]bool, len(names))
-	for _, n := range names {
+	// The checks allocate nothing per name (every realm defines its lazy properties: o20): one reflect key reused,
+	// duplicates found by looking back (a few dozen names at most).
+	kv := reflect.New(lazy.propsType.Key()).Elem()
+	tmplHas := curProps.Len() > 0
+	for i, n := range names {
 		k := unistring.NewFromString(n)
-		if _, ok := values[k]; ok || seen[n] || n == "" || (n[0] >= '0' && n[0] <= '9') || curProps.MapIndex(reflect.ValueOf(k)).IsValid() {
+		if _, ok := values[k]; ok || n == "" || (n[0] >= '0' && n[0] <= '9') || slices.Contains(names[:i], n) {
 			return false
 		}
-		seen[n] = true
+		if tmplHas {
+			kv.SetString(string(k))
+			if curProps.MapIndex(kv).IsValid() {
+				return false
+			}
+		}
 	}
 	tmpl := derive(cur, f, names)
 	if t == lp.plain {
@@ -205,20 +214,31 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		*(*unsafe.Pointer)(unsafe.Add(np, lp.tmplOff)) = tmpl
 		// The object's own names: its existing ones (never nil once it has any), then the new ones.
 		nm := (*[]unistring.String)(unsafe.Add(np, lp.namesOff))
-		*nm = appendNames(append([]unistring.String(nil), *nm...), names)
+		if len(*nm) > 0 || f.after != nil {
+			*nm = appendNames(append(make([]unistring.String, 0, len(*nm)+len(names)), *nm...), names)
+		} else {
+			*nm = nil // no own names yet: the derived template's (its names are names), as goja lists them
+		}
 		reflect.NewAt(reflect.TypeFor[goja.Object]().Field(self.index).Type, unsafe.Add(unsafe.Pointer(o), self.off)).Elem().Set(nv)
 		return true
 	}
 	nm := (*[]unistring.String)(unsafe.Add(data, lp.namesOff))
-	if *nm == nil { // not listed yet: the template's names first, as goja would copy them
-		*nm = append([]unistring.String(nil), *(*[]unistring.String)(unsafe.Add(cur, lp.tmplNames))...)
+	// Not listed yet (nil): goja lists the template's names, and the derived template's are cur's and then names
+	// (derive), so the object keeps no list of its own — it would copy the whole template's (a kilobyte and more
+	// for the global object). Listed already: names after the object's own.
+	if *nm != nil || f.after != nil {
+		if *nm == nil {
+			tn := *(*[]unistring.String)(unsafe.Add(cur, lp.tmplNames))
+			*nm = append(make([]unistring.String, 0, len(tn)+len(names)), tn...)
+		}
+		*nm = appendNames(*nm, names)
 	}
-	*nm = appendNames(*nm, names)
 	*(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff)) = tmpl
 	return true
 }
 
 func appendNames(dst []unistring.String, names []string) []unistring.String {
+	dst = slices.Grow(dst, len(names))
 	for _, n := range names {
 		dst = append(dst, unistring.NewFromString(n))
 	}
@@ -227,12 +247,22 @@ func appendNames(dst []unistring.String, names []string) []unistring.String {
 
 // derive returns the template that is base with names added, made by f (cached process-wide).
 func derive(base unsafe.Pointer, f *LazyFactory, names []string) unsafe.Pointer {
-	key := deriveKey{base, f, strings.Join(names, "\x00")}
+	// The key's names joined in a buffer on the stack for the lookup (every realm looks up its templates: o20), a
+	// string of their own only for a new entry.
+	var buf [512]byte
+	b := buf[:0]
+	for i, n := range names {
+		if i > 0 {
+			b = append(b, 0)
+		}
+		b = append(b, n...)
+	}
 	lp.mu.Lock()
 	defer lp.mu.Unlock()
-	if t, ok := lp.derived[key]; ok {
+	if t, ok := lp.derived[deriveKey{base, f, unsafe.String(unsafe.SliceData(b), len(b))}]; ok {
 		return t
 	}
+	key := deriveKey{base, f, string(b)}
 	d := reflect.New(lazy.tmplType)
 	d.Elem().Set(reflect.NewAt(lazy.tmplType, base).Elem())
 	src := reflect.NewAt(lazy.propsType, unsafe.Add(base, lazy.propsOff)).Elem()

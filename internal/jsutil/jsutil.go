@@ -6,6 +6,7 @@ package jsutil
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/depthguard"
@@ -75,6 +76,7 @@ func RedefineLazyValue(rt *goja.Runtime, name string, make func(prev func() goja
 			prev = e.value
 			e.value = func() goja.Value { return make(prev) }
 			tbl.entries = append(tbl.entries, e) // the factory takes a name's last entry
+			tbl.grew()
 			return prev, true
 		}
 	}
@@ -85,12 +87,13 @@ func RedefineLazyValue(rt *goja.Runtime, name string, make func(prev func() goja
 func defineLazy(rt *goja.Runtime, e lazyEntry) bool {
 	tbl, ok := lazyValues.Get(rt)
 	if !ok || tbl == nil {
-		tbl = &lazyTable{}
+		tbl = &lazyTable{entries: make([]lazyEntry, 0, lazyTableCap.Load())}
 	}
 	if !gojainternal.DefineLazy(rt.GlobalObject(), lazyGlobal, e.name) {
 		return false
 	}
 	tbl.entries = append(tbl.entries, e)
+	tbl.grew()
 	if !ok {
 		lazyValues.Set(rt, tbl)
 	}
@@ -99,6 +102,17 @@ func defineLazy(rt *goja.Runtime, e lazyEntry) bool {
 
 // lazyTable holds a realm's lazy globals not made yet (a realm has a few dozen).
 type lazyTable struct{ entries []lazyEntry }
+
+// lazyTableCap is the most lazy globals a realm's table has held: a new table is made that large at once (growing
+// it one global at a time left twice its size in garbage per realm).
+var lazyTableCap atomic.Int32
+
+// grew notes the table's length in lazyTableCap.
+func (t *lazyTable) grew() {
+	if n := int32(len(t.entries)); n > lazyTableCap.Load() {
+		lazyTableCap.Store(n) // a race only makes a later table grow once more
+	}
+}
 
 // A lazyEntry is one lazy global: its value function, and whether it is a data property from the start (else an
 // accessor that settles into one).

@@ -1,6 +1,8 @@
 package jsutil
 
 import (
+	"sync/atomic"
+
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
@@ -14,6 +16,7 @@ type DefFunc = func(name string, length int, fn func(goja.FunctionCall) goja.Val
 type LazyFuncs struct {
 	install func(rt *goja.Runtime, def DefFunc)
 	factory *gojainternal.LazyFactory
+	count   atomic.Int32 // how many functions install defined last time (Define's names, presized)
 }
 
 // NewLazyFuncs returns the group install defines: install(rt, def) calls def once per function, in order, with the
@@ -40,20 +43,13 @@ func NewLazyFuncs(install func(rt *goja.Runtime, def DefFunc)) *LazyFuncs {
 // obj.Set makes them), each made on first touch; where lazy properties are not available (gojainternal.DefineLazy)
 // or obj already has one of the names, all of them now.
 func (l *LazyFuncs) Define(rt *goja.Runtime, obj *goja.Object) {
-	var names []string
-	type fn struct {
-		length int
-		f      func(goja.FunctionCall) goja.Value
-	}
-	var fns []fn
-	l.install(rt, func(name string, length int, f func(goja.FunctionCall) goja.Value) {
-		names = append(names, name)
-		fns = append(fns, fn{length, f})
-	})
+	names := make([]string, 0, l.count.Load()) // the names only: each function is made when first touched
+	l.install(rt, func(name string, _ int, _ func(goja.FunctionCall) goja.Value) { names = append(names, name) })
+	l.count.Store(int32(len(names)))
 	if gojainternal.DefineLazy(obj, l.factory, names...) {
 		return
 	}
-	for i, name := range names {
-		_ = obj.Set(name, NewFunc(rt, name, fns[i].length, fns[i].f))
-	}
+	l.install(rt, func(name string, length int, f func(goja.FunctionCall) goja.Value) {
+		_ = obj.Set(name, NewFunc(rt, name, length, f))
+	})
 }

@@ -59,8 +59,11 @@ func NewKey[T any](name string) *Key[T] {
 // String returns the key's name.
 func (k *Key[T]) String() string { return k.name }
 
-// entry is the state of one runtime. vals is copied on write: readers load
-// it atomically and never see a slice being changed.
+// entry is the state of one runtime. vals holds one slot per key; a slot's
+// value is set and read atomically, so that a Set changes one slot in place
+// and copies nothing (a realm's setup sets about ten keys: copying every
+// slot at each was a third of a kilobyte a Set). vals itself is replaced,
+// copied, only when a key made after the entry needs a slot it lacks.
 type entry struct {
 	addr uintptr
 	rt   weak.Pointer[goja.Runtime]
@@ -69,10 +72,8 @@ type entry struct {
 	gone bool // dropped: writers make a new entry
 }
 
-type slot struct {
-	v   any
-	set bool
-}
+// slot is one key's value; nil when the key has none.
+type slot struct{ v atomic.Pointer[any] }
 
 // table maps a runtime's address to its entry.
 var table sync.Map // uintptr -> *entry
@@ -103,10 +104,14 @@ func (k *Key[T]) Get(rt *goja.Runtime) (T, bool) {
 		return zero, false
 	}
 	vals := e.vals.Load()
-	if vals == nil || k.id >= len(*vals) || !(*vals)[k.id].set {
+	if vals == nil || k.id >= len(*vals) {
 		return zero, false
 	}
-	v, _ := (*vals)[k.id].v.(T) // a nil interface value stays the zero T
+	p := (*vals)[k.id].v.Load()
+	if p == nil {
+		return zero, false
+	}
+	v, _ := (*p).(T) // a nil interface value stays the zero T
 	return v, true
 }
 
@@ -115,7 +120,8 @@ func (k *Key[T]) Set(rt *goja.Runtime, v T) {
 	if rt == nil {
 		return
 	}
-	k.update(rt, func(vals []slot) { vals[k.id] = slot{v, true} })
+	var a any = v
+	k.update(rt, &a)
 }
 
 // Delete forgets the value of k for rt (the other keys' values stay). When
@@ -130,15 +136,13 @@ func (k *Key[T]) Delete(rt *goja.Runtime) {
 	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	old := e.vals.Load()
-	if e.gone || old == nil || k.id >= len(*old) {
+	vals := e.vals.Load()
+	if e.gone || vals == nil || k.id >= len(*vals) {
 		return
 	}
-	vals := append([]slot(nil), *old...)
-	vals[k.id] = slot{}
-	for _, s := range vals {
-		if s.set {
-			e.vals.Store(&vals)
+	(*vals)[k.id].v.Store(nil)
+	for i := range *vals {
+		if (*vals)[i].v.Load() != nil {
 			return
 		}
 	}
@@ -147,9 +151,10 @@ func (k *Key[T]) Delete(rt *goja.Runtime) {
 	table.CompareAndDelete(e.addr, e)
 }
 
-// update applies fn to a copy of rt's values, long enough for k, and
-// publishes it, making rt's entry if needed.
-func (k *Key[T]) update(rt *goja.Runtime, fn func([]slot)) {
+// update stores v (nil: none) in k's slot of rt's entry, making the entry
+// if needed; the entry's slots are made for every key there is, copied only
+// for a key made after them.
+func (k *Key[T]) update(rt *goja.Runtime, v *any) {
 	for {
 		e := entryFor(rt)
 		e.mu.Lock()
@@ -157,15 +162,21 @@ func (k *Key[T]) update(rt *goja.Runtime, fn func([]slot)) {
 			e.mu.Unlock()
 			continue // dropped meanwhile: make a new one
 		}
-		var vals []slot
-		if old := e.vals.Load(); old != nil {
-			vals = append(vals, *old...)
+		vals := e.vals.Load()
+		if vals == nil || k.id >= len(*vals) {
+			n := max(int(nextID.Load()), k.id+1)
+			grown := make([]slot, n)
+			if vals != nil {
+				for i := range *vals {
+					grown[i].v.Store((*vals)[i].v.Load())
+				}
+			}
+			vals = &grown
+			grown[k.id].v.Store(v)
+			e.vals.Store(vals)
+		} else {
+			(*vals)[k.id].v.Store(v)
 		}
-		if k.id >= len(vals) {
-			vals = append(vals, make([]slot, k.id+1-len(vals))...)
-		}
-		fn(vals)
-		e.vals.Store(&vals)
 		e.mu.Unlock()
 		return
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -46,8 +47,9 @@ func FuzzInstrument(f *testing.F) {
 			return // the parser's cost is not what this target measures
 		}
 		// A run the interrupt cannot stop (a Go loop inside a builtin, the compiler) is a finding too: crash the
-		// fuzzing process with the program, so that the engine keeps it.
-		hang := time.AfterFunc(10*time.Second, func() { panic(fmt.Sprintf("fuzz: the program ran past 10 s:\n%.2000s", src)) })
+		// fuzzing process with the program, so that the engine keeps it — before Go's own 10 s limit for one
+		// input, whose panic prints nothing, and with every goroutine's stack in a file (reportHang).
+		hang := time.AfterFunc(hangLimit, func() { reportHang(src) })
 		defer hang.Stop()
 		plain := runForFuzz(src, false, plainBudget)
 		// A plain run that hit its budget or the stack limit is not run instrumented (nothing to compare it
@@ -67,6 +69,21 @@ func FuzzInstrument(f *testing.F) {
 				src, plain.out, plain.result, plain.exception, inst.out, inst.result, inst.exception)
 		}
 	})
+}
+
+// hangLimit is how long one input may run before the harness ends the fuzzing process (Go's engine ends a worker
+// whose input runs 10 s, without a message).
+const hangLimit = 8 * time.Second
+
+// reportHang writes the program and every goroutine's stack to a file in the temporary directory (a fuzzing
+// worker's own output is not shown), then panics with the file's name.
+func reportHang(src string) {
+	buf := make([]byte, 8<<20)
+	n := runtime.Stack(buf, true)
+	name := filepath.Join(os.TempDir(), fmt.Sprintf("jsworker-fuzzinstrument-hang-%d.txt", os.Getpid()))
+	text := fmt.Sprintf("program (%d bytes):\n%.8000s\n\ngoroutines:\n%s", len(src), src, buf[:n])
+	_ = os.WriteFile(name, []byte(text), 0o644)
+	panic(fmt.Sprintf("fuzz: the program ran past %v (goroutines in %s):\n%.2000s", hangLimit, name, src))
 }
 
 // The fuzzing budgets. A program that loops spends its whole budget, so the budgets are most of what a looping

@@ -100,8 +100,8 @@ var tickFuncs = jsutil.NewLazyFuncs(func(rt *goja.Runtime, def jsutil.DefFunc) {
 // NodeOrder asks core for Node's event-loop phase order (core.LoopOrder).
 func (n *nodeState) NodeOrder() bool { return true }
 
-// OmitWebGlobals tells core not to define the web worker's own globals (core.WebGlobalsOmitter): Node's realms
-// have none of them (Setup's deletes of webGlobals then find nothing).
+// OmitWebGlobals tells core not to define the web worker's own globals (core.WebGlobalsOmitter): self, name,
+// postMessage, close, addEventListener, removeEventListener, onmessage and onmessageerror; Node's realms have none.
 func (n *nodeState) OmitWebGlobals() bool { return true }
 
 // tickNatives are process.js's natives for the tick queue.

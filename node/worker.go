@@ -86,10 +86,6 @@ type nodeState struct {
 	stack        stackState        // Error.captureStackTrace and Error.prepareStackTrace (stacktrace.go)
 }
 
-// webGlobals are the web worker globals a Node-style worker does not have.
-var webGlobals = [...]string{"self", "postMessage", "close", "onmessage", "onmessageerror",
-	"addEventListener", "removeEventListener", "name"}
-
 //go:embed lib/timers.js
 var timersJS string
 
@@ -100,10 +96,7 @@ var timersSource = jsutil.NewSource("node:internal/timers", timersJS)
 func (n *nodeState) Setup(w *core.Worker, rt *goja.Runtime) error {
 	n.w = w
 	g := rt.GlobalObject()
-	n.errorCtor, _ = g.Get("Error").(*goja.Object)
-	for _, name := range webGlobals {
-		_ = g.Delete(name)
-	}
+	n.errorCtor, _ = g.Get("Error").(*goja.Object) // the web worker's own globals are not made (OmitWebGlobals)
 	n.r = w.Realm()
 	n.builtinNames = builtinNames()
 	var err error

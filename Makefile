@@ -67,7 +67,7 @@ run: build ## Build libjsworker.so, then run the C demo host (examples/cdemo: 4 
 
 test: deps fmtcheck vet gotest build ctest python-test rust-test package-test ## Run the full suite: deps, gofmt, vet, Go tests (-race -short), C/C++ tests (CTest), bindings, packaging
 
-deps: ## Check the tools (go, gcc, g++, cmake, nm, pkg-config, python3); as root with apt-get, install the missing ones
+deps: ## Check the tools (go, gcc, g++, cmake, nm, pkg-config, python3; chromium optional); as root with apt-get, install the missing ones
 	@command -v $(GO) >/dev/null 2>&1 || { \
 		echo "deps: '$(GO)' not found. jsworker needs Go 1.26 or newer: download it from https://go.dev/dl/" >&2; \
 		echo "      (e.g. go1.26.8.linux-amd64.tar.gz), unpack it with 'tar -C /usr/local -xzf go1.26.8.linux-amd64.tar.gz'" >&2; \
@@ -87,6 +87,14 @@ deps: ## Check the tools (go, gcc, g++, cmake, nm, pkg-config, python3); as root
 			echo "      install the packages:$$pkgs (Debian/Ubuntu: sudo apt-get install -y --no-install-recommends$$pkgs)" >&2; \
 			exit 1; \
 		fi; \
+	fi
+	@# Chromium is optional (without it the real-browser DevTools test is skipped), so it is installed only where
+	@# apt-get can as root, and its failure to install fails nothing.
+	@if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && \
+		! command -v google-chrome >/dev/null 2>&1 && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+		echo "deps: chromium missing; installing it with apt-get (for tests/cdp TestDevToolsFrontEnd)"; \
+		{ apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends chromium; } \
+			>/dev/null 2>&1 || echo "deps: could not install chromium; TestDevToolsFrontEnd will be skipped"; \
 	fi
 	@echo "deps: $$($(GO) version | cut -d' ' -f3-), $$(gcc -dumpfullversion 2>/dev/null | sed 's/^/gcc /'), $$($(CMAKE) --version | sed -n 1p)"
 

@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -140,10 +141,25 @@ func TestArgv(t *testing.T) {
 func started(t *testing.T, args ...string) (*exec.Cmd, *lockedBuffer, string) {
 	t.Helper()
 	cmd, out, url, rest := startedErr(t, args...)
+	errOut := &lockedBuffer{}
+	drained := make(chan struct{})
 	go func() { // keep draining standard error
-		for range rest {
+		defer close(drained)
+		for line := range rest {
+			_, _ = errOut.Write([]byte(line + "\n"))
 		}
 	}()
+	// A wait of a CDP client of this test that fails shows where every goroutine of the program was (Go prints them
+	// on SIGQUIT) with the rest of its standard error (dialWS).
+	programs.Store(t, func() {
+		_ = cmd.Process.Signal(syscall.SIGQUIT)
+		select {
+		case <-drained:
+		case <-time.After(10 * time.Second):
+		}
+		t.Logf("jsworker's standard error after the \"Debugger listening\" line (SIGQUIT sent):\n%s", errOut.String())
+	})
+	t.Cleanup(func() { programs.Delete(t) })
 	return cmd, out, url
 }
 
@@ -208,11 +224,21 @@ func (b *lockedBuffer) String() string {
 // wsClient is the shared CDP test client (internal/testsupport) with the short names these tests use.
 type wsClient struct{ *testsupport.CDPClient }
 
-func dialWS(t *testing.T, url string) *wsClient { return &wsClient{testsupport.DialCDP(t, url)} }
+func dialWS(t *testing.T, url string) *wsClient {
+	c := testsupport.DialCDP(t, url)
+	if dump, ok := programs.Load(t); ok {
+		c.OnFail = dump.(func())
+	}
+	return &wsClient{c}
+}
+
+// programs maps a test to the SIGQUIT-and-log function of the last program it started (started).
+var programs sync.Map
 
 func (w *wsClient) send(msg string) { w.Send(msg) }
 
 func (w *wsClient) until(match func(m map[string]any) bool) map[string]any {
+	w.T().Helper()
 	return w.Until(func(m testsupport.Message) bool { return match(m) })
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,6 +45,9 @@ type CDPClient struct {
 	t      testing.TB
 	c      *websocket.Conn
 	nextID atomic.Int64
+	// OnFail, if set, runs before a failed wait fails the test, while the connection is still open (a test of a
+	// program sends it SIGQUIT there, to log where its goroutines wait).
+	OnFail func()
 }
 
 // DialCDP connects to a ws:// URL; the connection is closed when the test ends.
@@ -61,6 +65,9 @@ func DialCDP(t testing.TB, url string) *CDPClient {
 	t.Cleanup(func() { _ = c.CloseNow() })
 	return &CDPClient{t: t, c: c}
 }
+
+// T returns the test the client reports to (for wrappers that mark themselves t.Helper()).
+func (c *CDPClient) T() testing.TB { return c.t }
 
 // Conn returns the underlying connection (for tests of the transport itself).
 func (c *CDPClient) Conn() *websocket.Conn { return c.c }
@@ -96,10 +103,15 @@ func (c *CDPClient) Until(match func(Message) bool) Message {
 	c.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), Long)
 	defer cancel()
+	var skipped []string // the last messages that did not match, for the failure's message
 	for {
 		_, b, err := c.c.Read(ctx)
 		if err != nil {
-			c.t.Fatalf("read: %v", err)
+			if c.OnFail != nil {
+				c.OnFail()
+			}
+			c.t.Fatalf("read: %v (the last %d messages that did not match, oldest first:\n%s)", err, len(skipped),
+				strings.Join(skipped, "\n"))
 		}
 		var m Message
 		if err := json.Unmarshal(b, &m); err != nil {
@@ -108,6 +120,10 @@ func (c *CDPClient) Until(match func(Message) bool) Message {
 		if match(m) {
 			return m
 		}
+		if len(skipped) == 8 {
+			skipped = skipped[1:]
+		}
+		skipped = append(skipped, fmt.Sprintf("%.300s", b))
 	}
 }
 

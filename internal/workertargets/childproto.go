@@ -295,8 +295,10 @@ func targetSend(f *family, id, params json.RawMessage) {
 		f.push(errorFor(id, codeInvalidParams, "No session with given id", ""))
 		return
 	}
-	_ = s.Dispatch([]byte(p.Message))
+	// The result goes first: the child may answer the message before Dispatch returns, and the client (Chrome,
+	// Node's own order) sees the command's result before anything the command caused in the child.
 	f.push(resultFor(id, struct{}{}))
+	_ = s.Dispatch([]byte(p.Message)) // a child that ended meanwhile is announced by its detach
 }
 
 // nodeWorkerSend passes a message to a NodeWorker session; like Node, an unknown session id is not an error.
@@ -311,10 +313,10 @@ func nodeWorkerSend(f *family, id, params json.RawMessage) {
 	f.mu.Lock()
 	c := f.children[p.SessionID]
 	f.mu.Unlock()
+	f.push(resultFor(id, struct{}{})) // first, as targetSend's
 	if c != nil && c.mode == viaNodeWorker {
 		_ = c.s.Dispatch([]byte(p.Message))
 	}
-	f.push(resultFor(id, struct{}{}))
 }
 
 // attachedTo returns the family's child of the given mode on worker id, or nil.

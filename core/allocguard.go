@@ -27,7 +27,9 @@ const maxStringLength = 1<<29 - 24
 //
 // Every realm core makes (setupRealm, OpenHostRealm) refuses the single allocations too large to satisfy with a
 // catchable RangeError, before goja makes them: the typed-array constructors, ArrayBuffer, SharedArrayBuffer,
-// String.prototype.repeat/padStart/padEnd and Array.prototype.join/fill check their arguments first.
+// String.prototype.repeat/padStart/padEnd and Array.prototype.join/fill check their arguments first, and so do
+// Function.prototype.apply, Reflect.apply/construct and Array.prototype's sort, map and copying methods
+// (allocguard_lists.go).
 //
 // The guard costs a realm nothing until a script touches one of those builtins (installLazyAllocGuard): goja makes
 // each of them the first time it is looked up, from a process-wide template, and the realm's global object,
@@ -60,7 +62,7 @@ var guardedViews = [...]struct {
 
 // lazyTemplates are the derived templates of the realms' global object, String.prototype and Array.prototype,
 // made once per process.
-type lazyTemplates struct{ global, stringProto, arrayProto *gojainternal.Template }
+type lazyTemplates struct{ global, stringProto, arrayProto, funcProto *gojainternal.Template }
 
 var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err := errors.Join(gojainternal.LazyGuard(), gojainternal.Kinds()); err != nil {
@@ -71,6 +73,7 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 		hooks[v.name] = func(rt *goja.Runtime, ctor goja.Value) { guardView(rt, ctor, v.size) }
 	}
 	hooks["eval"] = depthguard.EvalMade // eval checks its text first, from when goja makes it (installDepthGuard)
+	hooks["Reflect"] = guardReflect     // allocguard_lists.go
 	sample := goja.New()
 	global, err := gojainternal.DeriveTemplate(sample.GlobalObject(), hooks)
 	if err != nil {
@@ -82,13 +85,21 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err != nil {
 		return nil, err
 	}
-	arr, err := gojainternal.DeriveTemplate(sample.NewArray().Prototype(), map[string]func(*goja.Runtime, goja.Value){
-		"join": guardMethod(guardJoin), "fill": guardMethod(guardFill),
+	arrHooks := map[string]func(*goja.Runtime, goja.Value){"join": guardMethod(guardJoin), "fill": guardMethod(guardFill)}
+	for name, g := range arrayListGuards {
+		arrHooks[name] = guardMethod(g)
+	}
+	arr, err := gojainternal.DeriveTemplate(sample.NewArray().Prototype(), arrHooks)
+	if err != nil {
+		return nil, err
+	}
+	fn, err := gojainternal.DeriveTemplate(functionPrototype(sample), map[string]func(*goja.Runtime, goja.Value){
+		"apply": guardMethod(guardApply),
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &lazyTemplates{global: global, stringProto: str, arrayProto: arr}, nil
+	return &lazyTemplates{global: global, stringProto: str, arrayProto: arr, funcProto: fn}, nil
 })
 
 // installAllocGuard guards rt's allocating builtins (see above). Every realm core makes calls it, after web.Install
@@ -124,7 +135,7 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		for _, v := range guardedViews {
 			made = append(made, v.name)
 		}
-		made = append(made, "eval")
+		made = append(made, "eval", "Reflect")
 	}
 	for _, name := range made {
 		ctor, ok := gojainternal.TemplateValue(rt, g, name)
@@ -133,6 +144,12 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		}
 		if name == "eval" {
 			depthguard.EvalMade(rt, ctor) // made before the template was installed: guarded now
+			continue
+		}
+		if name == "Reflect" {
+			if !guardReflectOK(rt, ctor) {
+				return errors.New("jsworker: the allocation guard cannot guard Reflect")
+			}
 			continue
 		}
 		for _, v := range guardedViews {
@@ -152,8 +169,9 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 	}{
 		{rt.ToValue("").ToObject(rt).Prototype(), t.stringProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
 			"repeat": guardRepeat, "padStart": guardPad, "padEnd": guardPad}},
-		{rt.NewArray().Prototype(), t.arrayProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
-			"join": guardJoin, "fill": guardFill}},
+		{rt.NewArray().Prototype(), t.arrayProto, arrayGuards},
+		{functionPrototype(rt), t.funcProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
+			"apply": guardApply}},
 	} {
 		made, ok := p.t.Install(p.proto)
 		if !ok {

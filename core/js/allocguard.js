@@ -110,5 +110,68 @@
 			if (e - s > maxElements) throw new RangeErr('Invalid array length');
 			return apply(fill, o, [value, s, e]);
 		}}.fill);
+
+		// Argument lists and array results goja makes at once (allocguard_lists.go).
+		var MAX_ARGS = 1048576, MAX_LIST = 134217728;
+		function toLength(v) {
+			var n = toInteger(v);
+			return n < 0 ? 0 : Math.min(n, 9007199254740991);
+		}
+		function checkList(list) {
+			var n = toLength(list.length);
+			if (n > MAX_LIST) throw new RangeErr('Invalid array length');
+			if (n > MAX_ARGS) throw new RangeErr('Maximum call stack size exceeded');
+			if (Array.isArray(list)) return list;
+			var copy = [];
+			for (var i = 0; i < n; i++) copy[i] = list[i];
+			return copy;
+		}
+		function isObject(v) {
+			return (typeof v === 'object' && v !== null) || typeof v === 'function';
+		}
+		var fnApply = Function.prototype.apply;
+		replaceMethod(Function.prototype, 'apply', {apply: function (thisArg, argArray) {
+			if (typeof this !== 'function' || argArray === null || argArray === undefined || !isObject(argArray)) {
+				return apply(fnApply, this, arguments);
+			}
+			return apply(this, thisArg, checkList(argArray));
+		}}.apply);
+		var R = g.Reflect;
+		if (isObject(R)) {
+			var rApply = R.apply, rConstruct = R.construct;
+			replaceMethod(R, 'apply', {apply: function (target, thisArg, list) {
+				if (typeof target !== 'function' || !isObject(list)) return apply(rApply, R, arguments);
+				return apply(target, thisArg, checkList(list));
+			}}.apply);
+			replaceMethod(R, 'construct', {construct: function (target, list) {
+				var newTarget = arguments.length > 2 ? arguments[2] : target;
+				if (typeof target !== 'function' || typeof newTarget !== 'function' || !isObject(list)) {
+					return apply(rConstruct, R, arguments);
+				}
+				return construct(target, checkList(list), newTarget);
+			}}.construct);
+		}
+		function guardResult(name, callback, extra) {
+			var orig = Array.prototype[name];
+			if (typeof orig !== 'function') return;
+			var holder = {};
+			holder[name] = function () {
+				if (this === null || this === undefined) return apply(orig, this, arguments);
+				var f = arguments[0];
+				if (callback !== 0 && typeof f !== 'function' && !(callback === 1 && f === undefined)) {
+					return apply(orig, this, arguments);
+				}
+				var o = Obj(this), n = toLength(o.length) + (extra ? Math.max(arguments.length - 2, 0) : 0);
+				if (n > maxElements) throw new RangeErr('Invalid array length');
+				return apply(orig, o, arguments);
+			};
+			replaceMethod(Array.prototype, name, holder[name]);
+		}
+		guardResult('sort', 1);
+		guardResult('toSorted', 1);
+		guardResult('map', 2);
+		guardResult('toReversed', 0);
+		guardResult('with', 0);
+		guardResult('toSpliced', 0, true);
 	};
 })

@@ -216,8 +216,24 @@ static void end_context(state *s, int i) {
  */
 #define GC_EVERY 4
 
-static void op(in *r, state *s, int which, JSValueRef *excp) {
+/* Time per op (CAPI_FUZZ_STATS): ops 0-23, then NOPS for the end of an input (releasing what it left). */
+#define NOPS 24
+static long stats_every = -1;
+static double op_secs[NOPS + 1];
+static long op_count[NOPS + 1];
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void step(in *r, state *s) {
     char buf[256];
+    JSValueRef exc = NULL;
+    JSValueRef *excp = (byte(r) & 1) ? &exc : NULL;
+    int which = byte(r) % NOPS;
+    double t0 = stats_every > 0 ? now() : 0;
     switch (which) {
     case 0:
         if (s->nctx < POOL) {
@@ -428,32 +444,10 @@ static void op(in *r, state *s, int which, JSValueRef *excp) {
         }
     }
     }
-}
-
-/* Time per op (CAPI_FUZZ_STATS): ops 0-23, then NOPS for the end of an input (releasing what it left). */
-#define NOPS 24
-static long stats_every = -1;
-static double op_secs[NOPS + 1];
-static long op_count[NOPS + 1];
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void step(in *r, state *s) {
-    JSValueRef exc = NULL;
-    JSValueRef *excp = (byte(r) & 1) ? &exc : NULL;
-    int which = byte(r) % NOPS;
-    if (stats_every <= 0) {
-        op(r, s, which, excp);
-        return;
+    if (stats_every > 0) {
+        op_secs[which] += now() - t0;
+        op_count[which]++;
     }
-    double t0 = now();
-    op(r, s, which, excp);
-    op_secs[which] += now() - t0;
-    op_count[which]++;
 }
 
 /*

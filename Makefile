@@ -128,11 +128,9 @@ fuzz-capi: build ## Build the C ABI libFuzzer harness and run it for FUZZTIME (c
 	$(CLANG) -g -O1 -Wall -Wextra -Werror -fsanitize=fuzzer,address -Iinclude tests/fuzz/capi_fuzz.c \
 		-L$(BUILD_DIR) -ljsworker -Wl,-rpath,$(abspath $(BUILD_DIR)) -o $(FUZZ_DIR)/capi_fuzz
 	@# Go allocates outside malloc and keeps it until exit: leak reports would be about the runtime, not the ABI.
-	@# FUZZTIME is Go's duration syntax (60s, 5m, 1h): libFuzzer wants seconds. GOGC=400 (unless set): with the
-	@# default, the library's 2 MiB heap was collected ~90 times a second, over 40 % of the process's CPU (the Go targets
-	@# run at 400 too); it costs memory, not coverage.
+	@# FUZZTIME is Go's duration syntax (60s, 5m, 1h): libFuzzer wants seconds.
 	secs=$$(echo $(FUZZTIME) | sed -E 's/^([0-9]+)s$$/\1/; s/^([0-9]+)m$$/\1*60/; s/^([0-9]+)h$$/\1*3600/'); \
-	ASAN_OPTIONS=detect_leaks=0 GOGC=$${GOGC:-400} $(FUZZ_DIR)/capi_fuzz -max_total_time=$$(($$secs)) -timeout=30 -rss_limit_mb=4096 \
+	ASAN_OPTIONS=detect_leaks=0 $(FUZZ_DIR)/capi_fuzz -max_total_time=$$(($$secs)) -timeout=30 -rss_limit_mb=4096 \
 		$(FUZZ_DIR)/corpus tests/fuzz/corpus
 
 memtest-full: build ctest-build ## Run the C value-lifetime test at full size: 1,000,000 round trips, flat memory

@@ -208,8 +208,8 @@ static void end_context(state *s, int i) {
 
 /*
  * JSGarbageCollect is a full, blocking collection of the Go heap (runtime.GC): 5-10 ms on this machine under load,
- * where every other op costs well under 1 ms. Run after every op 23, it was two thirds of what a grown corpus's
- * input cost (docs/limits.md, "Why capi_fuzz slowed down"), and more of the inputs as the corpus grew. It now
+ * where every other op costs well under 1 ms. Run after every op 23, it was half to two thirds of a grown corpus's
+ * wall time per input (docs/limits.md, "Why capi_fuzz slowed down"). It now
  * follows one op 23 in GC_EVERY, chosen by the same input byte that picks the op's wait, so an input still decides
  * where collections happen and every program the harness could run before, it can still run (the byte's other
  * values); the Go runtime also collects on its own every few MiB of allocation, several times a second here.

@@ -92,32 +92,62 @@ func esbuildTransform(p, source string) (string, []byte, []api.Message) {
 		// moving anything before it.
 		input += "\nexport {};\n"
 	}
-	res := api.Transform(input, api.TransformOptions{
-		Loader: loader,
-		Format: api.FormatCommonJS,
-		// A neutral name: esbuild takes a .mjs or .mts source file for
-		// Node's interop mode, where every import's default is the whole
-		// module (right for CommonJS, wrong for ES modules). The realm
-		// gives CommonJS dependencies a namespace whose default is
-		// module.exports instead (cjsView), so one mode serves both.
-		Sourcefile: esbuildName(p),
-		Sourcemap:  api.SourceMapExternal,
-		Target:     api.ES2022,
-		// goja parses neither import() nor async iteration: esbuild
-		// lowers them. import() becomes a lazy require in a promise.
-		Supported: map[string]bool{"dynamic-import": false, "async-generator": false, "for-await": false},
-		// The wrapper's parameters must not show through: a free module,
-		// require or exports in the module is the global one, as in any
-		// ES module.
-		Define: map[string]string{
-			"import.meta": metaName,
-			"module":      "globalThis.module",
-			"require":     "globalThis.require",
-			"exports":     "globalThis.exports",
-		},
-		LogLevel: api.LogLevelSilent,
-	})
+	opts := moduleOptions
+	if !namesDefined(source) {
+		opts = moduleOptionsNoDefine
+	}
+	opts.Loader = loader
+	opts.Sourcefile = esbuildName(p)
+	res := api.Transform(input, opts)
 	return string(res.Code), res.Map, res.Errors
+}
+
+// moduleOptions are esbuild's options for a module (Loader and Sourcefile are set per call).
+var moduleOptions = api.TransformOptions{
+	Format: api.FormatCommonJS,
+	// A neutral name (Sourcefile, esbuildName): esbuild takes a .mjs or .mts
+	// source file for Node's interop mode, where every import's default is
+	// the whole module (right for CommonJS, wrong for ES modules). The realm
+	// gives CommonJS dependencies a namespace whose default is module.exports
+	// instead (cjsView), so one mode serves both.
+	Sourcemap: api.SourceMapExternal,
+	Target:    api.ES2022,
+	// goja parses neither import() nor async iteration: esbuild lowers them.
+	// import() becomes a lazy require in a promise.
+	Supported: map[string]bool{"dynamic-import": false, "async-generator": false, "for-await": false},
+	// The wrapper's parameters must not show through: a free module, require
+	// or exports in the module is the global one, as in any ES module.
+	Define: map[string]string{
+		"import.meta": metaName,
+		"module":      "globalThis.module",
+		"require":     "globalThis.require",
+		"exports":     "globalThis.exports",
+	},
+	LogLevel: api.LogLevelSilent,
+}
+
+// moduleOptionsNoDefine are moduleOptions without the defines, for a source
+// that names none of them (namesDefined). Given any define, esbuild rebuilds
+// its table of side-effect-free globals (several hundred entries) on every
+// call; given none, it reuses one it built once. That rebuild was about a
+// fifth of what FuzzModuleGraph's small modules cost.
+var moduleOptionsNoDefine = func() api.TransformOptions {
+	o := moduleOptions
+	o.Define = nil
+	return o
+}()
+
+// namesDefined reports whether source may name what moduleOptions' defines
+// replace: an identifier module, require or exports, or import.meta. A define
+// only replaces an identifier or property chain written in the source, and
+// an identifier is either spelled out or contains a \u escape, so a source
+// without the words (anywhere: in a string or a comment too) and without a
+// backslash names none of them, and esbuild's output for it is the same
+// with the defines or without (TestTransformDefinesSkipped).
+func namesDefined(source string) bool {
+	return strings.Contains(source, "module") || strings.Contains(source, "require") ||
+		strings.Contains(source, "exports") || strings.Contains(source, "meta") ||
+		strings.Contains(source, `\`)
 }
 
 // esbuildName is the file name esbuild is told: p with .mjs/.mts/.cjs/.cts

@@ -9,6 +9,8 @@
  *
  * Build: make fuzz-capi (clang -fsanitize=fuzzer,address against build/libjsworker.so). Run:
  *   build/fuzz/capi_fuzz -max_total_time=60 build/fuzz/corpus tests/fuzz/corpus
+ * CAPI_FUZZ_STATS=N in the environment prints, every N inputs, the rate, the mean input length, the process's
+ * threads and resident memory, and the milliseconds per input each op took (see stats below).
  */
 #include "jsworker.h"
 
@@ -19,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define POOL 8
 #define MAX_OPS 64
@@ -203,11 +206,35 @@ static void end_context(state *s, int i) {
     }
 }
 
+/*
+ * JSGarbageCollect is a full, blocking collection of the Go heap (runtime.GC): 5-10 ms on this machine under load,
+ * where every other op costs well under 1 ms. Run after every op 23, it was half to two thirds of a grown corpus's
+ * wall time per input (docs/limits.md, "Why capi_fuzz slowed down"). It now
+ * follows one op 23 in GC_EVERY, chosen by the same input byte that picks the op's wait, so an input still decides
+ * where collections happen and every program the harness could run before, it can still run (the byte's other
+ * values); the Go runtime also collects on its own every few MiB of allocation, several times a second here.
+ */
+#define GC_EVERY 4
+
+/* Time per op (CAPI_FUZZ_STATS): ops 0-23, then NOPS for the end of an input (releasing what it left). */
+#define NOPS 24
+static long stats_every = -1;
+static double op_secs[NOPS + 1];
+static long op_count[NOPS + 1];
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
 static void step(in *r, state *s) {
     char buf[256];
     JSValueRef exc = NULL;
     JSValueRef *excp = (byte(r) & 1) ? &exc : NULL;
-    switch (byte(r) % 24) {
+    int which = byte(r) % NOPS;
+    double t0 = stats_every > 0 ? now() : 0;
+    switch (which) {
     case 0:
         if (s->nctx < POOL) {
             new_context(s);
@@ -407,11 +434,19 @@ static void step(in *r, state *s) {
         }
         break;
     default: {
+        /* One byte picks the wait (0-4 ms) and whether a full collection follows (one time in four: GC_EVERY). */
         JSGlobalContextRef c = M(CTX());
-        (void)ZJSContextRunPendingEvents(c, byte(r) % 5);
+        uint8_t t = byte(r);
+        (void)ZJSContextRunPendingEvents(c, t % 5);
         keep_value(s, c, (JSValueRef)JSContextGetGlobalObject(c));
-        JSGarbageCollect(c);
+        if (t / 5 % GC_EVERY == 0) {
+            JSGarbageCollect(c);
+        }
     }
+    }
+    if (stats_every > 0) {
+        op_secs[which] += now() - t0;
+        op_count[which]++;
     }
 }
 
@@ -443,18 +478,76 @@ static void handlersOnStack(void) {
     }
 }
 
+/*
+ * Per-input cost over a run: with CAPI_FUZZ_STATS=N in the environment, every N inputs the harness prints the
+ * inputs per second and mean input length over those N, and the process's threads and resident memory (from
+ * /proc/self/status), so that a rate that falls can be told apart: longer inputs, or state that grows.
+ */
+static long stats_n;
+static size_t stats_bytes;
+static double stats_t0;
+
+static long status_field(const char *name) {
+    FILE *f = fopen("/proc/self/status", "r");
+    if (f == NULL) {
+        return -1;
+    }
+    char line[256];
+    long v = -1;
+    size_t n = strlen(name);
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, name, n) == 0 && line[n] == ':') {
+            v = strtol(line + n + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return v;
+}
+
+static void stats(size_t size) {
+    if (stats_every < 0) {
+        const char *e = getenv("CAPI_FUZZ_STATS");
+        stats_every = e != NULL ? strtol(e, NULL, 10) : 0;
+        stats_t0 = now();
+    }
+    if (stats_every <= 0) {
+        return;
+    }
+    stats_bytes += size;
+    if (++stats_n % stats_every != 0) {
+        return;
+    }
+    double t = now();
+    fprintf(stderr, "capi_fuzz stats: inputs %ld rate %.0f/s mean_len %.1f threads %ld rss_kb %ld; ms per input by op:",
+            stats_n, (double)stats_every / (t - stats_t0), (double)stats_bytes / (double)stats_every,
+            status_field("Threads"), status_field("VmRSS"));
+    for (int i = 0; i <= NOPS; i++) {
+        if (op_secs[i] * 1000 / (double)stats_every >= 0.05) {
+            fprintf(stderr, " %d:%.2f(%ld)", i, op_secs[i] * 1000 / (double)stats_every, op_count[i]);
+        }
+        op_secs[i] = 0;
+        op_count[i] = 0;
+    }
+    fprintf(stderr, "\n");
+    stats_bytes = 0;
+    stats_t0 = t;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     static bool onStack;
     if (!onStack) {
         onStack = true;
         handlersOnStack();
     }
+    stats(size);
     in r = {data, size};
     state s;
     memset(&s, 0, sizeof s);
     for (int i = 0; i < MAX_OPS && r.n > 0; i++) {
         step(&r, &s);
     }
+    double t0 = stats_every > 0 ? now() : 0;
     if (s.ws != NULL) {
         ZJSWorkerInspectorSessionRelease(s.ws);
     }
@@ -470,6 +563,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     }
     for (int i = 0; i < s.nctx; i++) {
         end_context(&s, i);
+    }
+    if (stats_every > 0) {
+        op_secs[NOPS] += now() - t0;
+        op_count[NOPS]++;
     }
     return 0;
 }

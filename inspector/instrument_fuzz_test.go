@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dlclark/regexp2/v2"
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
@@ -46,6 +47,10 @@ func FuzzInstrument(f *testing.F) {
 		"function bad(o) { return o.x.y; } var e; try { bad({}); } catch (x) { e = x.message; }\n" +
 		"inc(); inc(); [n, fib(10), new B().w, e, ((a) => { return a + 1; })(1)].join()")
 	defer debug.SetGCPercent(debug.SetGCPercent(fuzzGCPercent))
+	// A worker's backtracking matches end after core.RegexpMatchTimeout (one second; this package cannot import
+	// core); without the bound a catastrophic pattern a mutation makes would run past hangLimit in one Go loop.
+	defer func(d time.Duration) { regexp2.DefaultMatchTimeout = d }(regexp2.DefaultMatchTimeout)
+	regexp2.DefaultMatchTimeout = time.Second
 	keepCrashOutput(f)
 	f.Fuzz(func(t *testing.T, src string) {
 		if len(src) > 1<<14 {

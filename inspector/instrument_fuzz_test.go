@@ -28,9 +28,10 @@ import (
 // value, or the same exception at the same position), and compile or fail to compile alike. What goja throws
 // every time without recording a position of its own is given one by depthguard.Rewrite, which both runs go
 // through (internal/depthguard/positions.go); positions are compared everywhere but where goja's own source map
-// shows an instruction without one (inheritedHook). Both realms have
-// the stack-depth guard, a fixed random source and clock, and a time budget; a run that hits the budget or the
-// call-stack limit is not compared (the hooks add frames and time).
+// shows an instruction without one (inheritedHook). Both realms have the stack-depth guard, an allocation guard
+// (guardAllocations), a fixed random source and clock, and a time budget; a run that hits the budget, the
+// call-stack limit or the allocation guard is not compared (the hooks add frames and time). Each realm's state is
+// dropped after its run, and a dying worker's crash output is kept in a file (keepCrashOutput).
 func FuzzInstrument(f *testing.F) {
 	files, _ := filepath.Glob("testdata/fuzzscripts/*.js")
 	for _, name := range files {
@@ -202,7 +203,8 @@ var bytecodeOffset = regexp.MustCompile(`:(\d+):(\d+)\(\d+\)`)
 func runForFuzz(src string, instrumented bool, budget time.Duration) (r fuzzRun) {
 	rt := goja.New()
 	// The depth guard's and the Debugger's per-realm state (internal/realmdata) holds the realm: without Drop every
-	// realm of every execution stayed reachable, and a fuzzing worker grew by about 60 KiB an input to gigabytes.
+	// realm of every execution stayed reachable, and a fuzzing worker grew by about 120 KiB an input (live heap,
+	// the sample scripts) to gigabytes.
 	defer realmdata.Drop(rt)
 	rt.SetRandSource(rand.New(rand.NewSource(1)).Float64)
 	rt.SetTimeSource(func() time.Time { return time.Unix(1_700_000_000, 0) })

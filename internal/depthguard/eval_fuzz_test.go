@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
 // FuzzEvalText: whatever text a script evaluates, directly or indirectly, no Go panic escapes the realm (goja's
@@ -25,6 +26,7 @@ func FuzzEvalText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text string) {
 		rt := goja.New()
+		defer realmdata.Drop(rt) // the guard's per-realm state holds the realm (internal/realmdata)
 		if err := Install(rt, 500); err != nil {
 			t.Fatal(err)
 		}

@@ -158,7 +158,14 @@ func (s *serializer) object(o *goja.Object, k jsonKey) {
 		for len(s.keys) < depth {
 			s.keys = append(s.keys, nil)
 		}
-		if keys, ok := gojainternal.PlainKeys(o, s.keys[depth-1][:0]); ok {
+		keys, ok := gojainternal.PlainKeys(o, s.keys[depth-1][:0])
+		var names []string
+		if !ok {
+			// goja puts integer-like names in order when it lists them: then the exact names can be read.
+			names = o.Keys()
+			keys, ok = gojainternal.PlainKeys(o, keys)
+		}
+		if ok {
 			s.keys[depth-1] = keys
 			for _, name := range keys {
 				v, ok := gojainternal.PlainGet(o, name)
@@ -170,7 +177,9 @@ func (s *serializer) object(o *goja.Object, k jsonKey) {
 			clear(keys)
 			break
 		}
-		for _, name := range o.Keys() {
+		// Another kind of object (a proxy, an arguments object...): its names as Go strings, where a lone
+		// surrogate reads as U+FFFD.
+		for _, name := range names {
 			member(jsonKey{kind: keyString, name: name}, o.Get(name))
 		}
 	}

@@ -282,16 +282,18 @@ func (p *parser) int(n int64) goja.Value {
 // decode must make the string). pos ends after the closing quote.
 func (p *parser) scanString() (raw string, escaped bool) {
 	p.pos++
-	start := p.pos
+	start, polled := p.pos, p.pos
 	for p.pos < len(p.text) {
 		c := p.text[p.pos]
+		if p.pos-polled >= 1<<16 { // a long string: a step each 256 bytes, counted every 64 KiB
+			p.st.step(1 << 8)
+			polled = p.pos
+		}
 		switch {
 		case c == '"':
 			raw = p.text[start:p.pos]
 			p.pos++
-			if len(raw) >= 4096 {
-				p.st.step(len(raw) >> 12)
-			}
+			p.st.step((p.pos - polled) >> 8)
 			return raw, escaped
 		case c == '\\':
 			escaped = true

@@ -68,11 +68,9 @@ func (s *serializer) quoteUni(name unistring.String) {
 
 // quoteString is QuoteJSONString of a Go string (UTF-8: no lone surrogates).
 func (s *serializer) quoteString(str string) {
-	if len(str) >= 1<<12 {
-		s.st.step(len(str) >> 12)
-		if len(s.buf)-s.extra+len(str) > MaxStringLength {
-			s.checkLengthPlus(len(str))
-		}
+	if len(str) >= 1<<8 {
+		s.st.step(len(str) >> 8) // a step each 256 bytes
+		s.checkLengthPlus(len(str))
 	}
 	s.buf = append(s.buf, '"')
 	start := 0
@@ -100,8 +98,8 @@ func (s *serializer) quoteString(str string) {
 
 // quoteUnits is QuoteJSONString of UTF-16 code units: pairs are written as UTF-8, a lone surrogate as \udxxx.
 func (s *serializer) quoteUnits(u []uint16) {
-	if len(u) >= 1<<12 {
-		s.st.step(len(u) >> 12)
+	if len(u) >= 1<<8 {
+		s.st.step(len(u) >> 8)
 		s.checkLengthPlus(len(u))
 	}
 	s.buf = append(s.buf, '"')
@@ -148,7 +146,7 @@ func (s *serializer) appendUTF8(b []byte) {
 
 // checkLengthPlus throws RangeError "Invalid string length" if n more code units would make the result too long.
 func (s *serializer) checkLengthPlus(n int) {
-	if len(s.buf)-s.extra+n > MaxStringLength {
+	if len(s.buf)-s.extra+n > maxLength {
 		s.buf = nil
 		s.r.rangeError("Invalid string length")
 	}

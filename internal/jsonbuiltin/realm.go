@@ -20,7 +20,7 @@ const (
 	// MaxStringLength is V8's limit on a string's length in UTF-16 code units: a longer result throws
 	// RangeError "Invalid string length".
 	MaxStringLength = 1<<29 - 24
-	// PollEvery is how many steps (values read or written; a long string counts a step per 4 KiB) pass between two
+	// PollEvery is how many steps (values read or written; a string counts a step more per 256 code units) pass between two
 	// looks at whether the realm was asked to stop.
 	PollEvery = 4096
 )
@@ -93,3 +93,6 @@ func (r *Realm) rangeError(msg string) {
 }
 
 func (r *Realm) deep() bool { return r.DeepGo != nil && r.DeepGo() }
+
+// maxLength is MaxStringLength, lowered by tests.
+var maxLength = MaxStringLength

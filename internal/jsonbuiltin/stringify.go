@@ -94,7 +94,7 @@ func (k jsonKey) value(rt *goja.Runtime) goja.Value {
 }
 
 func (s *serializer) checkLength() {
-	if len(s.buf)-s.extra > MaxStringLength {
+	if len(s.buf)-s.extra > maxLength {
 		s.buf = nil
 		s.r.rangeError("Invalid string length")
 	}

@@ -177,3 +177,4 @@ JSON.stringify(JSON.parse('{"a":1}', function (k, v) { return Array.isArray(this
 JSON.stringify(JSON.parse('[[1,2],[3]]', function (k, v) { return Array.isArray(v) ? v.length : v }))
 JSON.stringify(JSON.parse('{"a":[1,2]}', (k, v) => v === 2 ? undefined : v))
 JSON.stringify(JSON.parse('{"b":1,"a":{"y":1,"x":2}}', function (k, v) { return v }), null, 1)
+JSON.stringify({b: {}, a: {g: null, h: [1, {}, []]}, c: []}, null, "-\t")

@@ -39,10 +39,10 @@ type parser struct {
 	frames []frame
 	vals   []goja.Value
 	names  []unistring.String
-	items  []any                        // NewArray's arguments
+	items  []any                       // NewArray's arguments
 	keys   map[string]unistring.String // keys seen, each converted once
-	ints   []int64                      // a slab for gojainternal.NewInt
-	u16    []uint16                     // an escaped string being decoded
+	ints   []int64                     // a slab for gojainternal.NewInt
+	u16    []uint16                    // an escaped string being decoded
 }
 
 // A frame is an array or object being read: its members start at vals[base] (and names[nbase] for an object).

@@ -24,13 +24,13 @@ func stopRealm(t *testing.T, poll func(rt *goja.Runtime)) *goja.Runtime {
 // interruption: neither catch nor finally runs, and the call does not go on to its end.
 func TestStop_EndsTheCallAtThePoll(t *testing.T) {
 	for name, src := range map[string]string{
-		"parse":            `JSON.parse(big)`,
-		"parse reviver":    `JSON.parse(big, (k, v) => v)`,
-		"stringify":        `JSON.stringify(arr)`,
-		"stringify spaced": `JSON.stringify(arr, null, 10)`,
-		"stringify nested": `JSON.stringify(nested, null, "\t")`,
+		"parse":             `JSON.parse(big)`,
+		"parse reviver":     `JSON.parse(big, (k, v) => v)`,
+		"stringify":         `JSON.stringify(arr)`,
+		"stringify spaced":  `JSON.stringify(arr, null, 10)`,
+		"stringify nested":  `JSON.stringify(nested, null, "\t")`,
 		"stringify strings": `JSON.stringify(longs)`,
-		"replacer list":    `JSON.stringify(objs, ["a", "b"])`,
+		"replacer list":     `JSON.stringify(objs, ["a", "b"])`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			polls := 0

@@ -57,10 +57,10 @@ type serializer struct {
 	listKeys []unistring.String
 	hasList  bool
 	gap      string
-	stack    []*goja.Object          // the objects being written, outermost first
-	path     []jsonKey               // the key each of them was written under
-	onStack  map[*goja.Object]bool   // the same, as a set, once the stack is deep
-	keys     [][]unistring.String    // a buffer of plain keys per depth
+	stack    []*goja.Object        // the objects being written, outermost first
+	path     []jsonKey             // the key each of them was written under
+	onStack  map[*goja.Object]bool // the same, as a set, once the stack is deep
+	keys     [][]unistring.String  // a buffer of plain keys per depth
 }
 
 // stackScan is how deep the stack is searched linearly for a cycle before a set takes over.

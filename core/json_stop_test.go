@@ -28,16 +28,7 @@ func TestHostRealm_TerminateLongJSON(t *testing.T) {
 			if _, err := h.RunScript("setup.js", w.setup); err != nil {
 				t.Fatal(err)
 			}
-			at := terminateWhenStarted(h, started)
-			_, err := h.RunScript(name+".js", `try { started(); `+w.call+`; globalThis.after = "returned" } catch (e) { globalThis.after = "caught" } finally { globalThis.fin = true }`)
-			took := time.Since(<-at)
-			if !errors.Is(err, core.ErrExecutionTerminated) {
-				t.Fatalf("RunScript = %v, want ErrExecutionTerminated", err)
-			}
-			if took > stopBound {
-				t.Fatalf("stopping took %v", took)
-			}
-			t.Logf("stopped %v after TerminateExecution", took)
+			runTerminated(t, h, started, name, `try { started(); `+w.call+`; globalThis.after = "returned" } catch (e) { globalThis.after = "caught" } finally { globalThis.fin = true }`)
 			v, err := h.RunScript("next.js", `String(globalThis.after) + String(globalThis.fin) + JSON.stringify(JSON.parse("[6,7]"))`)
 			if err != nil || v.String() != "undefinedundefined[6,7]" {
 				t.Fatalf("the next script = %v, %v", v, err)
@@ -57,6 +48,22 @@ func TestHostRealm_TerminateLongJSON(t *testing.T) {
 		}
 		t.Logf("a 50 ms limit stopped the parses after %v", time.Since(start))
 	})
+}
+
+// runTerminated runs src in h, which calls started() when it is to be stopped, and stops it then from another
+// goroutine: RunScript must report ErrExecutionTerminated within stopBound.
+func runTerminated(t *testing.T, h *core.HostRealm, started <-chan struct{}, name, src string) {
+	t.Helper()
+	at := terminateWhenStarted(h, started)
+	_, err := h.RunScript(name+".js", src)
+	took := time.Since(<-at)
+	if !errors.Is(err, core.ErrExecutionTerminated) {
+		t.Fatalf("RunScript = %v, want ErrExecutionTerminated", err)
+	}
+	if took > stopBound {
+		t.Fatalf("stopping took %v", took)
+	}
+	t.Logf("stopped %v after TerminateExecution", took)
 }
 
 // Worker.Terminate stops a worker in the middle of a long JSON call.

@@ -83,6 +83,17 @@ func valueSource(data []byte) string {
 	keys := []string{`"a"`, `"b"`, `"10"`, `"2"`, `"-1"`, `"01"`, `"é"`, `"\ud800"`, `""`, `"toJSON"`, `"__proto__"`, `"4294967295"`}
 	var b strings.Builder
 	var val func(depth int)
+	// list writes up to four items between open and close.
+	list := func(open, close string, item func()) {
+		b.WriteString(open)
+		for j, n := 0, next()%5; j < n; j++ {
+			if j > 0 {
+				b.WriteString(",")
+			}
+			item()
+		}
+		b.WriteString(close)
+	}
 	val = func(depth int) {
 		k := next() % 17
 		if depth > 5 && k >= 10 {
@@ -109,29 +120,17 @@ func valueSource(data []byte) string {
 			b.WriteString([]string{"(function () {})", "(() => 1)", "(function (k) { return 'toJSON:' + k })"}[next()%3])
 		case 9:
 			b.WriteString("Symbol('s')")
-		case 10, 11:
-			n := next() % 5
-			b.WriteString("[")
-			for j := 0; j < n; j++ {
-				if j > 0 {
-					b.WriteString(",")
-				}
-				if next()%7 != 0 { // else a hole
+		case 10, 11: // an array, with holes
+			list("[", "]", func() {
+				if next()%7 != 0 {
 					val(depth + 1)
 				}
-			}
-			b.WriteString("]")
+			})
 		case 12, 13:
-			n := next() % 5
-			b.WriteString("({")
-			for j := 0; j < n; j++ {
-				if j > 0 {
-					b.WriteString(",")
-				}
+			list("({", "})", func() {
 				b.WriteString("[" + keys[next()%len(keys)] + "]:")
 				val(depth + 1)
-			}
-			b.WriteString("})")
+			})
 		case 14:
 			b.WriteString([]string{"new Number(", "new String(", "new Boolean(", "new Number("}[next()%4]) // not Object(symbol): goja unboxes it, wrongly
 			val(depth + 1)

@@ -67,7 +67,14 @@ func (s *stepper) poll() {
 	if s.r.Poll != nil {
 		s.r.Poll()
 	}
-	if stop, ok := gojainternal.Interrupted(s.r.RT); ok && stop {
+	stop, ok := gojainternal.Interrupted(s.r.RT)
+	if !ok {
+		// The flag cannot be read: re-enter the VM anyway, which looks at it, where that is safe — inside a call
+		// from JavaScript (a top-level RunProgram would run the realm's pending jobs on its way out).
+		depth, known := gojainternal.CallStackDepth(s.r.RT)
+		stop = known && depth > 0
+	}
+	if stop {
 		if _, err := s.r.RT.RunProgram(emptyProgram()); err != nil {
 			panic(err)
 		}

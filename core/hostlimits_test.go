@@ -64,16 +64,7 @@ func TestHostRealm_TerminateExecution(t *testing.T) {
 	h, started := openRealm(t, core.HostRealmOptions{})
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
-			at := terminateWhenStarted(h, started)
-			_, err := h.RunScript(name+".js", src)
-			took := time.Since(<-at)
-			if !errors.Is(err, core.ErrExecutionTerminated) {
-				t.Fatalf("RunScript = %v, want ErrExecutionTerminated", err)
-			}
-			if took > stopBound {
-				t.Fatalf("stopping took %v", took)
-			}
-			t.Logf("stopped %v after TerminateExecution", took)
+			runTerminated(t, h, started, name, src)
 			v, err := h.RunScript("next.js", `String(globalThis.caught) + String(globalThis.fin) + (6 * 7)`)
 			if err != nil || v.String() != "undefinedundefined42" {
 				t.Fatalf("the next script = %v, %v", v, err)

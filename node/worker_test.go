@@ -305,3 +305,21 @@ fits.on('exit', () => {
 });
 `, 0, "depth 40000\nRangeError Maximum call stack size exceeded\n")
 }
+
+// terminate() stops a worker inside one long JSON.parse call (a 100 MB text): promptly, where goja's own parse,
+// which never looked at the interrupt flag, ran to its end first (about half a minute here).
+func TestWorkerThreads_TerminateInsideJSONParse(t *testing.T) {
+	expectProgram(t, `
+const { Worker } = require('worker_threads');
+const w = new Worker("const { parentPort } = require('worker_threads');" +
+	"const big = '[' + ('\"' + 'x'.repeat(1000) + '\",').repeat(100000) + '1]';" +
+	"parentPort.postMessage('up'); JSON.parse(big); parentPort.postMessage('parsed');", { eval: true });
+const got = [];
+w.on('message', (m) => got.push(m));
+w.once('message', async () => {
+	const t0 = Date.now();
+	const c = await w.terminate();
+	console.log('terminate', c, got.join(), 'prompt', Date.now() - t0 < 2000);
+});
+`, 0, "terminate 1 up prompt true\n")
+}

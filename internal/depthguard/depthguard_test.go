@@ -242,15 +242,33 @@ func TestJSONParseDepth(t *testing.T) {
 	}
 }
 
+// TestJSONDepthScan: JSON.parse counts the nesting of arrays and objects, not brackets inside strings: each text of
+// depth want parses inside MaxJSONDepth-want more levels, and throws the guard's RangeError inside one level more.
 func TestJSONDepthScan(t *testing.T) {
+	rt := goja.New()
+	if err := Install(rt, 1000); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		text string
 		want int
 	}{
 		{`[]`, 1}, {`[[],[[]]]`, 3}, {`{"a":{"b":[1]}}`, 3}, {`"[[[["`, 0}, {`["\"[[[", []]`, 2}, {`[1,"\\",[2]]`, 2},
 	} {
-		if got := jsonDepth(tc.text, 100); got != tc.want {
-			t.Errorf("jsonDepth(%s) = %d, want %d", tc.text, got, tc.want)
+		for _, extra := range []int{0, 1} {
+			n := MaxJSONDepth - tc.want + extra
+			rt.Set("text", strings.Repeat("[", n)+tc.text+strings.Repeat("]", n))
+			v, err := rt.RunString(`try { JSON.parse(text); "parsed" } catch (e) { e.name + ": " + e.message }`)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := "parsed"
+			if extra == 1 {
+				want = "RangeError: " + Message
+			}
+			if v.String() != want {
+				t.Errorf("%s inside %d levels: %s, want %s", tc.text, n, v, want)
+			}
 		}
 	}
 }

@@ -131,7 +131,7 @@ func install(rt *goja.Runtime, limit int, cp *Checkpoint, lazyEval bool) error {
 		return flag.v // the realm's Flag (flag.go)
 	}
 	rt.SetMaxCallStackSize(Backstop(limit))
-	if err := guardJSONParse(rt, fail, lazy); err != nil {
+	if err := guardJSON(rt, fail, lazy, cp); err != nil {
 		return err
 	}
 	if err := guardRecursiveBuiltins(rt, fail, lazy); err != nil {

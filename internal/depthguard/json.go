@@ -3,112 +3,70 @@ package depthguard
 import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/gojainternal"
+	"github.com/jsworker/jsworker/internal/jsonbuiltin"
+	"github.com/jsworker/jsworker/internal/realmdata"
 )
 
-// MaxJSONDepth is the deepest nesting of arrays and objects JSON.parse
-// accepts. goja's parser recurses on the Go stack once per level (a text of
-// ten million "[" ends the process with a Go stack overflow); V8 parses any
-// depth, so this is a deviation, chosen far above what real documents use
-// and far below what the Go stack holds (about 100 MB at this depth).
-const MaxJSONDepth = 100_000
+// MaxJSONDepth is the deepest nesting of arrays and objects JSON.parse accepts (jsonbuiltin.MaxParseDepth): deeper
+// text throws the guard's RangeError. V8 parses any depth; this is a deviation, chosen far above what real
+// documents use. JSON.stringify throws the same RangeError past jsonbuiltin.MaxStringifyDepth, as V8 does about
+// there.
+const MaxJSONDepth = jsonbuiltin.MaxParseDepth
 
-// jsonDepth returns the deepest nesting of [ and { in text outside string
-// literals, stopping as soon as it passes limit. It does not validate: the
-// real parser does that next.
-func jsonDepth(text string, limit int) int {
-	depth, deepest := 0, 0
-	for i := 0; i < len(text); i++ {
-		switch text[i] {
-		case '"':
-			for i++; i < len(text) && text[i] != '"'; i++ {
-				if text[i] == '\\' {
-					i++
-				}
-			}
-		case '[', '{':
-			depth++
-			if depth > deepest {
-				deepest = depth
-				if deepest > limit {
-					return deepest
-				}
-			}
-		case ']', '}':
-			depth--
-		}
-	}
-	return deepest
-}
-
-// guardJSONParse makes JSON.parse in rt refuse text nested deeper than MaxJSONDepth with the guard's RangeError
-// (fail), before goja's parser recurses into it. When lazy (overflowFor) and the realm has not made JSON yet, that
+// guardJSON gives rt's JSON object jsonbuiltin's parse and stringify (linear, bounded in depth, stoppable), which
+// throw the guard's RangeError (fail), run the checkpoint cp (nil for none) every jsonbuiltin.PollEvery steps and
+// end the call when the realm is interrupted. When lazy (overflowFor) and the realm has not made JSON yet, that
 // happens when goja makes it (jsonMade), so that a realm that never touches JSON never makes it (~6 KiB: the object
 // and its four functions); otherwise now.
-func guardJSONParse(rt *goja.Runtime, fail func(), lazy bool) error {
+func guardJSON(rt *goja.Runtime, fail func(), lazy bool, cp *Checkpoint) error {
 	if g := rt.GlobalObject(); lazy && gojainternal.Pending(g, "JSON") && gojainternal.AfterMake(g, jsonMade, "JSON") {
+		if cp != nil {
+			jsonCheckpoint.Set(rt, cp)
+		}
 		return nil
 	}
-	return guardParse(rt, rt.Get("JSON"), fail)
+	return installJSON(jsonRealm(rt, fail, cp), rt.Get("JSON"))
 }
 
-// jsonMade guards JSON.parse when goja makes a lazily guarded realm's JSON object (a template hook: it runs while
-// goja makes the property, before any script sees it, and runs no JavaScript).
+// jsonCheckpoint holds the checkpoint of a lazily guarded realm until goja makes its JSON object. It holds no goja
+// value (realmdata, "Lifetime"), unless the checkpoint's own functions do, and those are core's, which drops the
+// realm's state when the realm ends.
+var jsonCheckpoint = realmdata.NewKey[*Checkpoint]("depthguard.json")
+
+// jsonMade installs the builtins when goja makes a lazily guarded realm's JSON object (a template hook: it runs
+// while goja makes the property, before any script sees it, and runs no JavaScript).
 var jsonMade = gojainternal.NewAfterMake(func(rt *goja.Runtime, _ string, v goja.Value) {
-	if err := guardParse(rt, v, func() { throwOverflow(rt) }); err != nil {
-		panic(rt.NewTypeError("jsworker: the depth guard cannot guard JSON.parse: %v", err)) // not reached
+	cp, _ := jsonCheckpoint.Get(rt)
+	jsonCheckpoint.Delete(rt)
+	if err := installJSON(jsonRealm(rt, func() { throwOverflow(rt) }, cp), v); err != nil {
+		panic(rt.NewTypeError("jsworker: the depth guard cannot install JSON: %v", err)) // not reached
 	}
 })
 
-// guardParse guards the parse function of jsonVal, rt's JSON object, in place (gojainternal.GuardCallOver: the same
-// function object, with its name, length and attributes) or, where goja's internals cannot be read or parse is not
-// goja's, by replacing it with a function that checks and calls the original with the same arguments, keeping the
-// original's name, length and property attributes. Either way the text is converted to a string once, here, and
-// the original gets the string.
-func guardParse(rt *goja.Runtime, jsonVal goja.Value, fail func()) error {
+// jsonRealm is what jsonbuiltin needs of rt: the guard's RangeError, the checkpoint, and the Go stack's depth.
+func jsonRealm(rt *goja.Runtime, fail func(), cp *Checkpoint) *jsonbuiltin.Realm {
+	r := &jsonbuiltin.Realm{RT: rt, Overflow: fail}
+	if haveGoStack {
+		r.DeepGo = func() bool { return goStackUsed() > MaxGoStack }
+	}
+	if cp != nil {
+		r.Poll = func() {
+			if cp.Poll != nil {
+				cp.Poll()
+			}
+			if cp.Want.Load() {
+				cp.Run()
+			}
+		}
+	}
+	return r
+}
+
+// installJSON installs jsonbuiltin in jsonVal, rt's JSON object (nothing if the realm has none).
+func installJSON(r *jsonbuiltin.Realm, jsonVal goja.Value) error {
 	jsonObj, ok := jsonVal.(*goja.Object)
 	if !ok {
 		return nil // a realm without JSON has nothing to guard
 	}
-	parseVal := jsonObj.Get("parse")
-	orig, ok := goja.AssertFunction(parseVal)
-	if !ok {
-		return nil
-	}
-	if gojainternal.GuardCallOver(parseVal.(*goja.Object), func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
-		if len(call.Arguments) > 0 {
-			call = goja.FunctionCall{This: call.This, Arguments: checkJSONText(rt, call.Arguments, fail)}
-		}
-		return orig(call)
-	}) {
-		return nil
-	}
-	parse := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		args := call.Arguments
-		if len(args) > 0 {
-			args = checkJSONText(rt, args, fail)
-		}
-		v, err := orig(call.This, args...)
-		if err != nil {
-			panic(err) // the SyntaxError (a *goja.Exception), or an uncatchable error, passes on unchanged
-		}
-		return v
-	}).(*goja.Object)
-	if err := parse.DefineDataProperty("name", rt.ToValue("parse"), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
-		return err
-	}
-	if err := parse.DefineDataProperty("length", rt.ToValue(2), goja.FLAG_FALSE, goja.FLAG_TRUE, goja.FLAG_FALSE); err != nil {
-		return err
-	}
-	return jsonObj.DefineDataProperty("parse", parse, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_FALSE)
-}
-
-// checkJSONText converts JSON.parse's text, args[0], to a string (ToString once), throws with fail if it nests
-// deeper than MaxJSONDepth, and returns the arguments for goja's parse: the string, then the rest. It never changes
-// args, which may be goja's VM stack.
-func checkJSONText(rt *goja.Runtime, args []goja.Value, fail func()) []goja.Value {
-	text := args[0].String()
-	if jsonDepth(text, MaxJSONDepth) > MaxJSONDepth {
-		fail()
-	}
-	return append([]goja.Value{rt.ToValue(text)}, args[1:]...)
+	return jsonbuiltin.Install(r, jsonObj)
 }

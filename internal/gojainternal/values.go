@@ -218,5 +218,53 @@ func IsASCII(s goja.String) bool {
 // Verify runs every probe and returns their errors joined, or nil if goja's
 // internals are all as this package reads them.
 func Verify() error {
-	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(), CallStack(), JobQueue())
+	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(), CallStack(), JobQueue(), Interrupt(), loadUTF16())
+}
+
+// UTF-16 strings.
+
+var utf16s struct {
+	once sync.Once
+	err  error
+	t    reflect.Type
+}
+
+func loadUTF16() error {
+	utf16s.once.Do(func() {
+		if err := probeUTF16(); err != nil {
+			utf16s.err = probeError("UTF-16 strings", err)
+		}
+	})
+	if err := simulatedErr(); err != nil {
+		return err
+	}
+	return utf16s.err
+}
+
+func probeUTF16() error {
+	s := goja.StringFromUTF16([]uint16{'a', 0xd800, 0xe9})
+	t := reflect.TypeOf(s)
+	if t == nil || t.Kind() != reflect.Slice || t.Elem().Kind() != reflect.Uint16 {
+		return fmt.Errorf("a non-ASCII string is %v, not a slice of uint16", t)
+	}
+	u := reflect.ValueOf(s).Interface()
+	units := unsafe.Slice((*uint16)(reflect.ValueOf(u).UnsafePointer()), reflect.ValueOf(u).Len())
+	if len(units) != 4 || units[0] != 0xFEFF || units[1] != 'a' || units[2] != 0xd800 || units[3] != 0xe9 || s.Length() != 3 {
+		return fmt.Errorf("a non-ASCII string's units are %v, not a byte-order mark and its code units", units)
+	}
+	utf16s.t = t
+	return nil
+}
+
+// UTF16 returns the code units of s, a string in goja's UTF-16 representation, with ok=true; false means "not
+// that representation, or the probe failed": use CharAt. The slice is goja's own: never change it.
+func UTF16(s goja.String) (units []uint16, ok bool) {
+	if loadUTF16() != nil || reflect.TypeOf(s) != utf16s.t {
+		return nil, false
+	}
+	v := reflect.ValueOf(s)
+	if v.Len() == 0 {
+		return nil, false
+	}
+	return unsafe.Slice((*uint16)(v.UnsafePointer()), v.Len())[1:], true
 }

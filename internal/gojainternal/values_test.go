@@ -54,3 +54,24 @@ func TestIsASCII(t *testing.T) {
 		}
 	}
 }
+
+func TestUTF16_ReadsUnits(t *testing.T) {
+	rt := goja.New()
+	v, err := rt.RunString(`"a\ud800\u00e9\ud83d\ude00"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, ok := UTF16(v.(goja.String))
+	want := []uint16{'a', 0xd800, 0xe9, 0xd83d, 0xde00}
+	if !ok || len(u) != len(want) {
+		t.Fatalf("UTF16 = %v, %v; want %v", u, ok, want)
+	}
+	for i := range want {
+		if u[i] != want[i] {
+			t.Fatalf("UTF16 = %v; want %v", u, want)
+		}
+	}
+	if _, ok := UTF16(rt.ToValue("ascii").(goja.String)); ok {
+		t.Fatal("UTF16 answered for an ASCII string")
+	}
+}

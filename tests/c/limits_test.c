@@ -3,7 +3,7 @@
  * ZJSContextTerminateExecution and ZJSWorkerRequestTermination from a watchdog pthread, ZJSContextSetExecutionTimeLimit
  * with and without a callback, ZJSWorkerOptions.executionTimeLimit (kZJSErrorTimeLimit). The host survives every
  * case and the context stays usable. Also: huge single allocations throw catchable RangeErrors (no Go fatal
- * out-of-memory). Stops must come within STOP_BOUND_MS on a loaded machine; the figures printed
+ * out-of-memory), and long JSON.parse and JSON.stringify calls stop as promptly. Stops must come within STOP_BOUND_MS on a loaded machine; the figures printed
  * are typically well under a millisecond.
  */
 #include "check.h"
@@ -143,6 +143,22 @@ static void test_context_time_limit(JSContextRef ctx) {
     check(v != NULL && strcmp(value_text(ctx, v), "done") == 0, "after ZJSContextClearExecutionTimeLimit a long script ends");
 }
 
+/* stop_worker waits for w's message 'started', then has a watchdog thread call ZJSWorkerRequestTermination and
+ * returns the time from that call until w's outbox closed (-1 if w posted anything more). */
+static double stop_worker(JSContextRef ctx, JSWorkerRef w, const char *what) {
+    JSValueRef exc = NULL;
+    JSValueRef v = JSWorkerReceive(w, ctx, 30000, &exc);
+    check(v != NULL && strcmp(value_text(ctx, v), "started") == 0, "%s", what);
+    dog.ctx = NULL;
+    dog.worker = w;
+    pthread_t t;
+    pthread_create(&t, NULL, watchdog_main, NULL);
+    started_fn(ctx, NULL, NULL, 0, NULL, NULL); /* let the watchdog go */
+    pthread_join(t, NULL);
+    v = JSWorkerReceive(w, ctx, 30000, &exc);
+    return v == NULL ? now_ms() - dog.stoppedAt : -1;
+}
+
 static atomic_int limitKind;
 
 static void on_error(JSWorkerRef worker, const ZJSErrorInfo *error, void *userData) {
@@ -173,21 +189,55 @@ static void test_worker_limits(JSContextRef ctx) {
 
     /* ZJSWorkerRequestTermination from a watchdog thread. */
     w = new_worker("postMessage('started'); for (;;) {}");
-    v = JSWorkerReceive(w, ctx, 10000, &exc);
-    check(v != NULL, "the spinning worker started");
-    dog.ctx = NULL;
-    dog.worker = w;
-    pthread_t t;
-    pthread_create(&t, NULL, watchdog_main, NULL);
-    started_fn(ctx, NULL, NULL, 0, NULL, NULL); /* let the watchdog go */
-    pthread_join(t, NULL);
-    v = JSWorkerReceive(w, ctx, 10000, &exc);
-    took = now_ms() - dog.stoppedAt;
-    check(v == NULL && took < STOP_BOUND_MS, "ZJSWorkerRequestTermination from another thread ended it (%.3f ms)", took);
+    took = stop_worker(ctx, w, "the spinning worker started");
+    check(took >= 0 && took < STOP_BOUND_MS, "ZJSWorkerRequestTermination from another thread ended it (%.3f ms)", took);
     JSWorkerRelease(w);
     ZJSWorkerRequestTermination(w); /* released: nothing happens */
     ZJSWorkerRequestTermination(NULL);
     check(1, "a released or NULL worker is ignored");
+}
+
+/* Long JSON calls (one native call each: goja never looks at its interrupt flag inside one) are stopped too: a
+ * 100 MB parse and a space-indented stringify of ten million elements in a context, from a watchdog thread and by a
+ * time limit, and a 100 MB parse in a worker by ZJSWorkerRequestTermination. A value nested too deeply for
+ * JSON.stringify throws a catchable RangeError. */
+static void test_json_limits(JSContextRef ctx) {
+    static const char *const calls[] = {
+        "var big = '[' + ('\"' + 'x'.repeat(1000) + '\",').repeat(100000) + '1]'; started(); JSON.parse(big)",
+        "var big = new Array(1e7); started(); JSON.stringify(big, null, 10)",
+    };
+    for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+        double took;
+        const char *msg = run_stopped(ctx, calls[i], &took);
+        check(msg != NULL && strstr(msg, "terminated") != NULL && took < STOP_BOUND_MS,
+              "a long JSON call is stopped from another thread within %.3f ms: %s", took, msg);
+    }
+    JSValueRef v = eval(ctx, "JSON.stringify(JSON.parse('[6,7]'))");
+    check(v != NULL && strcmp(value_text(ctx, v), "[6,7]") == 0, "the context goes on using JSON");
+
+    eval(ctx, "var text = '[' + ('\"' + 'x'.repeat(1000) + '\",').repeat(100000) + '1]'"); /* String.prototype.repeat: not stoppable */
+    ZJSContextSetExecutionTimeLimit(ctx, 0.05, NULL, NULL);
+    double start = now_ms();
+    JSStringRef s = str("JSON.parse(text); JSON.parse(text); JSON.parse(text); JSON.parse(text)");
+    JSValueRef exc = NULL;
+    v = JSEvaluateScript(ctx, s, NULL, NULL, 1, &exc);
+    double took = now_ms() - start;
+    JSStringRelease(s);
+    ZJSContextClearExecutionTimeLimit(ctx);
+    const char *msg = v == NULL && exc != NULL ? value_text(ctx, exc) : "(not stopped)";
+    check(v == NULL && strstr(msg, "time limit") != NULL, "a 50 ms limit stops long parses after %.1f ms: %s", took, msg);
+
+    v = eval(ctx, "let o = {}; for (let i = 0; i < 1e5; i++) o = {o};"
+                  " try { JSON.stringify(o); 'returned' } catch (e) { e instanceof RangeError && e.message }");
+    check(v != NULL && strcmp(value_text(ctx, v), "Maximum call stack size exceeded") == 0,
+          "a value 100,000 levels deep: JSON.stringify throws a catchable RangeError: %s", value_text(ctx, v));
+
+    JSWorkerRef w = new_worker("var big = '[' + ('\"' + 'x'.repeat(1000) + '\",').repeat(100000) + '1]';"
+                               " postMessage('started'); JSON.parse(big); postMessage('returned')");
+    took = stop_worker(ctx, w, "the parsing worker started");
+    check(took >= 0 && took < STOP_BOUND_MS, "ZJSWorkerRequestTermination stopped a worker inside JSON.parse (%.3f ms)",
+          took);
+    JSWorkerRelease(w);
 }
 
 /* Huge single allocations throw a catchable RangeError in a context and in a worker; both live on. */
@@ -224,6 +274,7 @@ int main(void) {
     test_context_terminate(ctx);
     test_context_time_limit(ctx);
     test_worker_limits(ctx);
+    test_json_limits(ctx);
     test_allocations(ctx);
 
     JSGlobalContextRelease(ctx);

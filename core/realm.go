@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/unistring"
 	"github.com/jsworker/jsworker/clone"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
@@ -39,6 +40,7 @@ type Realm struct {
 	lazyObj                    *goja.Object  // lazy, the function object
 	emitterClass, portClass    *goja.Object  // ports.js's EventEmitter and MessagePort
 	kListeners, kCreate        *goja.Symbol  // where a target keeps its listeners (ports.js); MessagePort's constructor key
+	kChanged                   *goja.Symbol  // a target's method told when its listeners of a type change (ports.js)
 	api                        *goja.Object  // the object library sources get (API), made on first use
 	messageType                goja.Value    // "message", made once
 
@@ -167,7 +169,7 @@ func (r *Realm) portsJS() {
 	r.methodFn = lazy // lazy(name) makes the prototypes' methods too
 	r.emitterClass, _ = part("EventEmitter").(*goja.Object)
 	r.portClass, _ = part("MessagePort").(*goja.Object)
-	r.kListeners, r.kCreate = keys[0], keys[3]
+	r.kListeners, r.kCreate, r.kChanged = keys[0], keys[3], keys[2]
 	r.lazyFn = lazy
 	// MessagePort.prototype[kChanged] (Go's portChanged) and [Symbol.toStringTag], as ports.js defined them before
 	// (writable and configurable; configurable; goja's order is writable, configurable, enumerable), in that order.
@@ -326,12 +328,15 @@ func init() {
 func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error {
 	r.portsJS()
 	if len(args) == 1 {
-		if typ == evMessage { // one plain listener (kept alone, as itself: ports.js): call it, with the target as this
-			if m, ok := target.GetSymbol(r.kListeners).(*goja.Object); ok {
+		if m, ok := target.GetSymbol(r.kListeners).(*goja.Object); ok {
+			if typ == evMessage { // one plain listener (kept alone, as itself: ports.js): call it, with the target as this
 				if fn, ok := goja.AssertFunction(m.Get(evMessage)); ok {
 					_, err := fn(target, args[0])
 					return err
 				}
+			}
+			if done, err := r.emitOnce(target, m, typ, args[0]); done {
+				return err
 			}
 		}
 		if r.emit1Fn == nil {
@@ -348,6 +353,48 @@ func (r *Realm) Emit(target *goja.Object, typ string, args ...goja.Value) error 
 	all = append(all, args...)
 	_, err := r.emitFn(goja.Undefined(), all...)
 	return err
+}
+
+// emitOnce is ports.js's emit of one argument when the type's only listener is a lone once() emitter listener
+// (the entry { fn, once: true, event: false } that once and prependOnceListener make, kept alone: ports.js),
+// done in Go: the entry removed from m (target's listener lists), target's kChanged method told, then the listener
+// called with target as this — what ports.js's emit, callListener, removeEntry, removeAt and changed do, in their
+// order. Every entry and list here is a plain object ports.js made, read without running JavaScript; anything else
+// (an array of entries, an event listener, a value the plain-object reader does not know) is left to ports.js
+// (done is false, nothing changed). A parent's once('message') on each of its workers is the common case.
+func (r *Realm) emitOnce(target, m *goja.Object, typ string, a goja.Value) (done bool, err error) {
+	v, ok := gojainternal.PlainGet(m, unistring.NewFromString(typ))
+	e, _ := v.(*goja.Object)
+	if !ok || e == nil {
+		return false, nil
+	}
+	once, ok := gojainternal.PlainGet(e, "once")
+	if !ok || once == nil || !once.ToBoolean() {
+		return false, nil
+	}
+	event, ok := gojainternal.PlainGet(e, "event")
+	if !ok || event == nil || event.ToBoolean() {
+		return false, nil
+	}
+	fv, ok := gojainternal.PlainGet(e, "fn")
+	fn, isFn := goja.AssertFunction(fv)
+	if !ok || !isFn {
+		return false, nil
+	}
+	if err := m.Delete(typ); err != nil {
+		return true, err
+	}
+	var changed goja.Value
+	if ex := r.rt.Try(func() { changed = target.GetSymbol(r.kChanged) }); ex != nil { // a getter may throw
+		return true, ex
+	}
+	if f, ok := goja.AssertFunction(changed); ok {
+		if _, err := f(target, r.typeValue(typ)); err != nil {
+			return true, err
+		}
+	}
+	_, err = fn(target, a)
+	return true, err
 }
 
 // typeValue is the JavaScript string of an event type, made once for the message events.

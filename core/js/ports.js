@@ -16,8 +16,9 @@
 // event object with data, as in the DOM. A listener that throws stops the dispatch and the exception is reported by
 // the realm's loop, as Node does. As in Node, a type with one listener keeps it alone and a type with more keeps an
 // array of them (two or more); a listener entry is the function itself for a plain emitter listener (on,
-// prependListener), else an object { fn, once, event, handler }: Go calls a target's only plain 'message' listener
-// directly (Realm.Emit).
+// prependListener), else an object { fn, once, event, handler } (a once() entry has its own event: false, so that
+// no entry's kind is read from Object.prototype): Go calls a target's only plain 'message' listener directly, and
+// removes and calls a type's lone once() listener itself (Realm.Emit, emitOnce).
 // The private symbols (kListeners … kEvent) and Symbol.toStringTag come from Go (core/realm.go), so that an idle
 // realm never makes the global Symbol constructor.
 (function (N, kListeners, kHandlers, kChanged, kCreate, kEvent, toStringTag) {
@@ -78,8 +79,8 @@ function lazy(name) {
 		if (made.on === undefined) made.on = { on(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, fn, false); return this; } }.on;
 		return made.on;
 	case 'prependListener': return { prependListener(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, fn, true); return this; } }.prependListener;
-	case 'once': return { once(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, { fn: fn, once: true }, false); return this; } }.once;
-	case 'prependOnceListener': return { prependOnceListener(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, { fn: fn, once: true }, true); return this; } }.prependOnceListener;
+	case 'once': return { once(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, { fn: fn, once: true, event: false }, false); return this; } }.once;
+	case 'prependOnceListener': return { prependOnceListener(type, fn) { if (typeof fn !== 'function') lazy('checkListener')(fn); addEntry(this, type, { fn: fn, once: true, event: false }, true); return this; } }.prependOnceListener;
 	case 'removeListener': case 'off': {
 		const entries = lazy('entries'), removeAt = lazy('removeAt');
 		if (made.removeListener === undefined) made.removeListener = {

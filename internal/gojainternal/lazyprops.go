@@ -63,17 +63,21 @@ var lp struct {
 
 	plain     reflect.Type // *goja.baseObject: what {} and a class's prototype are
 	templated reflect.Type // *goja.templatedObject
-	baseOff   uintptr      // offset of the baseObject inside a templatedObject
-	namesOff  uintptr      // templatedObject's propNames
-	tmplOff   uintptr      // templatedObject's tmpl
-	valOff    uintptr      // templatedObject's values
-	tmplNames uintptr      // objectTemplate.propNames
-	emptyTmpl unsafe.Pointer
-	mu        sync.Mutex
-	derived   map[deriveKey]unsafe.Pointer // guarded by mu
-	parents   map[unsafe.Pointer]deriveKey // guarded by mu: what each derived template was derived from
-	makingMu  sync.Mutex
-	making    map[makingKey]struct{} // guarded by makingMu: properties being made now
+	// The type words (itabs) of goja.Object.self holding a plain and a templated object: defineLazy tells the two
+	// kinds apart and makes a plain object templated by these words, without reflect (every realm defines lazy
+	// properties a few dozen times; reflect's Set of an interface checks the method set each time: r21).
+	plainTab, templatedTab unsafe.Pointer
+	baseOff                uintptr // offset of the baseObject inside a templatedObject
+	namesOff               uintptr // templatedObject's propNames
+	tmplOff                uintptr // templatedObject's tmpl
+	valOff                 uintptr // templatedObject's values
+	tmplNames              uintptr // objectTemplate.propNames
+	emptyTmpl              unsafe.Pointer
+	mu                     sync.Mutex
+	derived                map[deriveKey]unsafe.Pointer // guarded by mu
+	parents                map[unsafe.Pointer]deriveKey // guarded by mu: what each derived template was derived from
+	makingMu               sync.Mutex
+	making                 map[makingKey]struct{} // guarded by makingMu: properties being made now
 }
 
 type deriveKey struct {
@@ -160,6 +164,10 @@ func locateLazyProps() (err error) {
 	empty := reflect.New(lazy.tmplType)
 	reflect.NewAt(lazy.propsType, unsafe.Add(empty.UnsafePointer(), lazy.propsOff)).Elem().Set(reflect.MakeMap(lazy.propsType))
 	lp.emptyTmpl = empty.UnsafePointer()
+	lp.plainTab, lp.templatedTab = selfOf(plain).tab, selfOf(rt.GlobalObject()).tab
+	if lp.plainTab == nil || lp.templatedTab == nil || lp.plainTab == lp.templatedTab {
+		return errors.New("the type words of a plain and a templated object are not two")
+	}
 	lp.plain, lp.templated = pt, tt
 	return nil
 }
@@ -177,13 +185,21 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 	if o == nil || f == nil || len(names) == 0 {
 		return false
 	}
-	t := implType(o)
-	if t != lp.plain && t != lp.templated {
-		return false
+	s := selfOf(o)
+	templated := s.tab == lp.templatedTab
+	if !templated && s.tab != lp.plainTab {
+		// Another type word: another kind of object, unless the runtime keeps more than one word for a type.
+		switch implType(o) {
+		case lp.templated:
+			templated = true
+		case lp.plain:
+		default:
+			return false
+		}
 	}
-	data := selfOf(o).data
+	data := s.data
 	cur, values := lp.emptyTmpl, *(*map[unistring.String]goja.Value)(unsafe.Add(data, props.values))
-	if t == lp.templated {
+	if templated {
 		cur = *(*unsafe.Pointer)(unsafe.Add(data, lp.tmplOff))
 		values = *(*map[unistring.String]goja.Value)(unsafe.Add(data, lp.valOff))
 	}
@@ -205,7 +221,7 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		}
 	}
 	tmpl := derive(cur, f, names)
-	if t == lp.plain {
+	if !templated {
 		// Turn o into a templated object with the same state: a copy of its baseObject, o's template the derived one.
 		nv := reflect.New(lp.templated.Elem())
 		np := nv.UnsafePointer()
@@ -219,7 +235,7 @@ func defineLazy(o *goja.Object, f *LazyFactory, names []string) bool {
 		} else {
 			*nm = nil // no own names yet: the derived template's (its names are names), as goja lists them
 		}
-		reflect.NewAt(reflect.TypeFor[goja.Object]().Field(self.index).Type, unsafe.Add(unsafe.Pointer(o), self.off)).Elem().Set(nv)
+		s.tab, s.data = lp.templatedTab, np // o.self = nv (its type word is the templated object's)
 		return true
 	}
 	nm := (*[]unistring.String)(unsafe.Add(data, lp.namesOff))

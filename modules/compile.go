@@ -52,6 +52,9 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 			return c, nil
 		}
 	}
+	if err := depthguard.CheckNesting(path, source); err != nil { // esbuild's parser and goja's recurse without a limit
+		return nil, &Error{Name: "RangeError", Message: depthguard.Message, Path: path, Err: err}
+	}
 	var (
 		code, head string
 		pm         *posMap

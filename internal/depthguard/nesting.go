@@ -517,10 +517,11 @@ func (s *nestScan) word1() {
 			l.stmt = l.saved
 		}
 		l.stmt++
-	case "catch", "finally":
+	case "catch", "finally": // the try statement goes on: its clause nests its block
 		if cont {
 			l.stmt = l.saved
 		}
+		l.stmt += 2
 	case "case", "default":
 		l.caseOp = true
 	case "function", "class":
@@ -537,6 +538,12 @@ func (s *nestScan) word1() {
 		return
 	case "new", "typeof", "void", "delete", "in", "instanceof", "yield", "await", "extends", "return", "throw",
 		"var", "const", "import", "export", "break", "continue", "debugger", "try", "switch":
+		l.ops++
+	case "of": // for (x of …): a keyword right after the for's binding, else an identifier
+		if l.open != '(' || !l.head || s.prev != clsOperand {
+			s.token(clsOperand, "")
+			return
+		}
 		l.ops++
 	default:
 		s.token(clsOperand, "")

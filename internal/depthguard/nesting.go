@@ -238,8 +238,8 @@ func (s *nestScan) close() nestLevel {
 	return l
 }
 
-// startsStatement reports whether a line break before a token of class cls (a word w, a number or a string: not an
-// operator, not a bracket) ends the statement before it: after an operand, in a statement list, no expression can
+// lineEnds reports whether a line break before a token (a word, a number or a string: not an operator, not a
+// bracket) ends the statement before it: after an operand, in a statement list, no expression can
 // go on with a word, a number or a string.
 func (s *nestScan) lineEnds(word string) bool {
 	if !s.nl || s.prev != clsOperand || !s.top().stmts {
@@ -595,9 +595,6 @@ func (s *nestScan) string1(q byte) {
 		}
 		s.i++
 	}
-	if s.i > len(s.src) {
-		s.i = len(s.src)
-	}
 }
 
 // templateChars reads a template literal's characters up to its closing backquote or its next ${.
@@ -622,9 +619,6 @@ func (s *nestScan) templateChars() {
 			}
 		}
 		s.i++
-	}
-	if s.i > len(s.src) {
-		s.i = len(s.src)
 	}
 }
 
@@ -663,9 +657,6 @@ func (s *nestScan) regexp() {
 			continue
 		}
 		s.i++
-	}
-	if s.i > len(s.src) {
-		s.i = len(s.src)
 	}
 }
 

@@ -20,13 +20,13 @@ func TestNestingCountsEveryForm(t *testing.T) {
 func TestNestingFlatCodeIsShallow(t *testing.T) {
 	const n = 100000
 	for name, src := range map[string]string{
-		"statements":  strings.Repeat("a = b + c * d;\n", n),
-		"no-semis":    strings.Repeat("a = b + c\nf(x)\nif (a) g(y)\n", n),
-		"object":      "var o = {" + strings.Repeat("k: 1 + 2, ", n) + "}",
-		"array":       "var a = [" + strings.Repeat("[1, 2], ", n) + "]",
-		"functions":   strings.Repeat("function f() { return a ? b : c }\n", n),
-		"cases":       "switch (x) {" + strings.Repeat("case 1: a = 1; break; ", n) + "}",
-		"blocks":      strings.Repeat("if (a) { b() } else { c() }\n", n),
+		"statements": strings.Repeat("a = b + c * d;\n", n),
+		"no-semis":   strings.Repeat("a = b + c\nf(x)\nif (a) g(y)\n", n),
+		"object":     "var o = {" + strings.Repeat("k: 1 + 2, ", n) + "}",
+		"array":      "var a = [" + strings.Repeat("[1, 2], ", n) + "]",
+		"functions":  strings.Repeat("function f() { return a ? b : c }\n", n),
+		"cases":      "switch (x) {" + strings.Repeat("case 1: a = 1; break; ", n) + "}",
+		"blocks":     strings.Repeat("if (a) { b() } else { c() }\n", n),
 	} {
 		if got := Nesting(src); got > 2000 {
 			t.Errorf("%s: estimate %d", name, got)

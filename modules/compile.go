@@ -52,7 +52,11 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 			return c, nil
 		}
 	}
-	if err := depthguard.CheckNesting(path, source); err != nil { // esbuild's parser and goja's recurse without a limit
+	check := depthguard.CheckModuleNesting // esbuild's parser and goja's recurse without a limit
+	if format == FormatCommonJS {
+		check = depthguard.CheckNesting
+	}
+	if err := check(path, source); err != nil {
 		return nil, &Error{Name: "RangeError", Message: depthguard.Message, Path: path, Err: err}
 	}
 	var (

@@ -22,6 +22,8 @@ const forms = {
   blocks: "{".repeat(N) + "}".repeat(N),
   ifs: "if(1)".repeat(N) + ";",
   functions: "function f(){".repeat(N) + "}".repeat(N),
+  // await is an identifier here: the / divides, and the parentheses after the string are code
+  awaitDivides: 'var await = 1; await / "/" + ' + "(".repeat(N) + "1" + ")".repeat(N),
 };
 function report(what, fn) {
   try { fn(); console.log(what, "not thrown") }

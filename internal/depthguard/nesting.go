@@ -11,9 +11,9 @@ import (
 
 // MaxNesting is the largest nesting estimate (Nesting) of a source text that Parse hands to goja's parser. goja's
 // parser, its compiler and esbuild's parser recurse once or more per level of nesting with no limit of their own, and
-// a Go stack overflow ends the process; V8 refuses text nested about 10,000 levels deep with the same catchable
-// RangeError. docs/limits.md (Recursion) gives the stack each form costs per level, and the margin.
-const MaxNesting = 10000
+// a Go stack overflow ends the process; V8 refuses text nested 1,500 to a few thousand levels deep with the same
+// catchable RangeError. docs/limits.md (Recursion) gives the stack each form costs at the limit, and the margin.
+const MaxNesting = 15000
 
 // tooDeep is in the message of the error Parse returns for a text nested deeper than MaxNesting.
 const tooDeep = "source nested too deeply: " + Message
@@ -28,8 +28,10 @@ func IsTooDeep(err error) bool {
 // CheckNesting returns nil for a text whose nesting estimate is at most MaxNesting, and otherwise a
 // *goja.CompilerSyntaxError (IsTooDeep) naming the text name: for every path that hands text to a parser that
 // recurses (goja's, esbuild's) without going through Parse.
-func CheckNesting(name, src string) error {
-	if nesting(src, MaxNesting, nil) <= MaxNesting {
+func CheckNesting(name, src string) error { return checkNesting(name, src, false) }
+
+func checkNesting(name, src string, module bool) error {
+	if nestingOf(src, MaxNesting, module, nil) <= MaxNesting {
 		return nil
 	}
 	return &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{Message: name + ": " + tooDeep}}
@@ -74,6 +76,9 @@ func TooDeepException(rt *goja.Runtime) error {
 // before the parser says what is wrong with it only when it would be too deep.
 func Nesting(src string) int { return nesting(src, -1, nil) }
 
+// CheckModuleNesting is CheckNesting for the source of an ES module, whose top level reads await as a keyword.
+func CheckModuleNesting(name, src string) error { return checkNesting(name, src, true) }
+
 // Kinds of literal nesting reports to a recorder (the fuzz test compares their offsets with goja's tree).
 const (
 	litString   = 's'
@@ -107,6 +112,13 @@ type nestLevel struct {
 	decl  bool // a function or class declaration began at this level: its body is the next { here
 	stmts bool // the level holds a statement list (a line break may end a statement)
 
+	// await and yield are keywords here (an async function's, a generator's body, a module's top level), else
+	// identifiers: a / after one starts a regular expression only where it is a keyword, as in the grammar.
+	async, gen bool
+	// A function header of this level whose body is the next { here: async (async function, async method, async
+	// arrow) or a generator (function*, *method); arrowAsync: an async arrow's expression body is this level's.
+	pendAsync, pendGen, arrowAsync bool
+
 	base  int // the levels above this one, on the path from the root
 	stmt  int // statements nesting the current one (if, else, for, while, with, labels)
 	dos   int // do statements whose while has not come yet
@@ -134,6 +146,7 @@ func (l *nestLevel) fold() {
 func (l *nestLevel) endExpr() {
 	l.fold()
 	l.ops, l.child, l.tern = 0, 0, 0
+	l.pendAsync, l.pendGen, l.arrowAsync = false, false, false
 }
 
 // endStmt ends the current statement: the statements nesting it no longer nest what follows, unless a
@@ -165,8 +178,14 @@ type nestScan struct {
 // nesting scans src (Nesting), stopping early once the estimate passes limit (when limit ≥ 0). rec, when not nil,
 // is told the offset of every string, template and regular expression literal, in order.
 func nesting(src string, limit int, rec func(kind byte, off int)) int {
+	return nestingOf(src, limit, false, rec)
+}
+
+// nestingOf is nesting, of a module's source when module.
+func nestingOf(src string, limit int, module bool, rec func(kind byte, off int)) int {
 	s := &nestScan{src: src, limit: limit, rec: rec, stack: make([]nestLevel, 1, 16)}
 	s.stack[0].stmts = true
+	s.stack[0].async = module
 	s.start = true
 	if strings.HasPrefix(src, "#!") {
 		s.skipLine()
@@ -212,7 +231,8 @@ func (s *nestScan) token(cls int, word string) {
 func (s *nestScan) push(open byte) *nestLevel {
 	p := s.top()
 	base := p.base + p.stmt + p.dos + p.ops + 1
-	s.stack = append(s.stack, nestLevel{open: open, base: base, call: s.prev == clsOperand})
+	s.stack = append(s.stack, nestLevel{open: open, base: base, call: s.prev == clsOperand, async: p.async || p.arrowAsync,
+		gen: p.gen})
 	l := s.top()
 	if base > s.max {
 		s.max = base
@@ -349,6 +369,11 @@ func (s *nestScan) punct(c byte) {
 		n := s.push('{')
 		n.brace = kind
 		n.stmts = kind != braceObject
+		if kind == braceBody || kind == braceDecl { // a function's body: its own await and yield
+			p := &s.stack[len(s.stack)-2]
+			n.async, n.gen = p.pendAsync, p.pendGen
+			p.pendAsync, p.pendGen = false, false
+		}
 		s.token(clsNone, "")
 		s.start = n.stmts
 	case ')', ']', '}':
@@ -444,10 +469,16 @@ func (s *nestScan) punct(c byte) {
 		s.note()
 		s.token(clsNone, "")
 	default: // = * / % & | ^ ! ~ < > and anything else
+		if c == '*' && (s.word == "function" || s.prev != clsOperand || s.word == "async" && l.open == '{') {
+			l.pendGen = true // function*, *method, async *method: a generator's body comes
+		}
 		l.ops++
 		s.note()
 		s.token(clsNone, "")
 		s.arrow = c == '>' && s.i >= 2 && s.src[s.i-2] == '='
+		if s.arrow && l.pendAsync {
+			l.arrowAsync = true // async x => …: await is a keyword in the body, here
+		}
 	}
 }
 
@@ -528,15 +559,25 @@ func (s *nestScan) word1() {
 		if s.start || s.word == "async" && s.async || s.word == "export" {
 			l.decl = true
 		}
+		if w == "function" {
+			l.pendAsync, l.pendGen = s.word == "async", false
+		}
 		l.ops++
 	case "async":
 		start := s.start
+		l.pendAsync = true // an async function, method or arrow may follow
 		l.ops++
 		s.note()
 		s.token(clsOperand, "") // an identifier unless function follows; as one, a / after it divides
 		s.word, s.async = "async", start
 		return
-	case "new", "typeof", "void", "delete", "in", "instanceof", "yield", "await", "extends", "return", "throw",
+	case "await", "yield": // keywords only in an async function or a generator (and await in a module)
+		if w == "await" && !(l.async || l.arrowAsync) || w == "yield" && !l.gen {
+			s.token(clsOperand, "")
+			return
+		}
+		l.ops++
+	case "new", "typeof", "void", "delete", "in", "instanceof", "extends", "return", "throw",
 		"var", "const", "import", "export", "break", "continue", "debugger", "try", "switch":
 		l.ops++
 	case "of": // for (x of …): a keyword right after the for's binding, else an identifier

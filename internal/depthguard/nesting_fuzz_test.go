@@ -27,6 +27,9 @@ var nestingSeeds = []string{
 	"a?.b?.[c]?.(d)", "a ?? b ?? c", "x = 0x1E+1", "x = 1e+5 + .5 + 1_000n", "new new X()()", "!!!~-+x", "a.b.c.d.e",
 	"label: { break label }", "var a = 1\nvar b = 2\nif (a) b\nelse a", "let x = function()\n{ return 1 }\n/x/",
 	"if (a) {} else if (b) {} else {}", "x = { if: 1, return: /a/ }", "a.if / 2 / 3", "({}) / 1 / 2",
+	"var await = 1; await / \"/\" + 1", "var yield = 2; yield / 2 / 1", "async (x) => { await /x/ }",
+	"async function f() { var g = function () { return await / 2 / 1 } }", "({ async m() { await /x/ }, *g() { yield /y/ } })",
+	"class A { async *m() { yield /a/; await /b/ } }", "async x => await /x/", "function* g() { function h() { yield / 2 } }",
 	"f(a)\n(b)", "x = a\n++b", "#!/usr/bin/env x\n1", "'\u2028' + 1", "a\u2028/x/", "`\n${a}\n`",
 }
 
@@ -41,7 +44,7 @@ func FuzzNesting(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		checkNesting(t, src)
+		checkNestingInput(t, src)
 	})
 }
 
@@ -49,8 +52,8 @@ func FuzzNesting(f *testing.F) {
 // private name's), which no construct nests; an under-count that grows with the input fails.
 const nestSlack = 2
 
-// checkNesting is one FuzzNesting input.
-func checkNesting(t *testing.T, src string) {
+// checkNestingInput is one FuzzNesting input.
+func checkNestingInput(t *testing.T, src string) {
 	t.Helper()
 	var got []int
 	est := nesting(src, -1, func(kind byte, off int) { got = append(got, int(kind)<<32|off) })

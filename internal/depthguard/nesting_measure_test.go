@@ -116,7 +116,7 @@ func TestNestingRealCode(t *testing.T) {
 		if est > MaxNesting {
 			t.Errorf("%s: estimate %d, refused", p, est)
 		}
-		t.Run(filepath.Base(p), func(t *testing.T) { checkNesting(t, src) })
+		t.Run(filepath.Base(p), func(t *testing.T) { checkNestingInput(t, src) })
 		return nil
 	})
 	t.Logf("%d files, %d bytes; largest estimate %d (%s); scan %v (%.1f ns/byte), goja.Parse %v (%.1f ns/byte)",

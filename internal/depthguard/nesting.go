@@ -673,12 +673,16 @@ func (s *nestScan) regexp() {
 	class := false
 	for s.i < len(s.src) {
 		c := s.src[s.i]
+		if end, n := s.atLineEnd(); end {
+			return
+		} else if n > 1 {
+			s.i += n
+			continue
+		}
 		switch {
 		case c == '\\':
 			s.i += 2
 			continue
-		case c == '\n' || c == '\r':
-			return
 		case c == '[':
 			class = true
 		case c == ']':
@@ -689,13 +693,6 @@ func (s *nestScan) regexp() {
 				s.i++
 			}
 			return
-		case c >= utf8.RuneSelf:
-			r, n := utf8.DecodeRuneInString(s.src[s.i:])
-			if r == '\u2028' || r == '\u2029' {
-				return
-			}
-			s.i += n
-			continue
 		}
 		s.i++
 	}
@@ -704,20 +701,25 @@ func (s *nestScan) regexp() {
 // skipLine skips a line comment (or a hashbang), up to its line terminator.
 func (s *nestScan) skipLine() {
 	for s.i < len(s.src) {
-		c := s.src[s.i]
-		if c == '\n' || c == '\r' {
+		end, n := s.atLineEnd()
+		if end {
 			return
 		}
-		if c >= utf8.RuneSelf {
-			r, n := utf8.DecodeRuneInString(s.src[s.i:])
-			if r == '\u2028' || r == '\u2029' {
-				return
-			}
-			s.i += n
-			continue
-		}
-		s.i++
+		s.i += n
 	}
+}
+
+// atLineEnd reports whether a line terminator starts at s.i (< len(s.src)), and the width of the character there.
+func (s *nestScan) atLineEnd() (bool, int) {
+	c := s.src[s.i]
+	if c == '\n' || c == '\r' {
+		return true, 1
+	}
+	if c < utf8.RuneSelf {
+		return false, 1
+	}
+	r, n := utf8.DecodeRuneInString(s.src[s.i:])
+	return r == '\u2028' || r == '\u2029', n
 }
 
 // blockComment skips a /* */ comment; one that holds a line terminator counts as a line break.

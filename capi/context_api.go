@@ -10,6 +10,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // newContext makes a main context owned by thread tid, with one reference.
@@ -192,7 +193,9 @@ func JSCheckScriptSyntax(ctx, script, sourceURL uintptr, startingLineNumber int3
 	}
 	if _, err := core.CompileScript(name, src, false); err != nil { // goja's parser panics on some text: recovered here
 		var se *goja.CompilerSyntaxError
-		if errors.As(err, &se) {
+		if depthguard.IsTooDeep(err) {
+			err = &jsError{ctor: "RangeError", msg: depthguard.Message} // as the script would throw when run
+		} else if errors.As(err, &se) {
 			err = &jsError{ctor: "SyntaxError", msg: se.Error()}
 		}
 		c.throw(exception, err)

@@ -155,6 +155,9 @@ func JSObjectMakeFunction(ctx, name uintptr, parameterCount uint32, parameterNam
 // compileFunction parses src and accepts it only if it is a single function literal spanning the whole text; kinds
 // reports whether it makes async functions or generators (depthguard.MakesFunctionKinds).
 func compileFunction(url, src string) (prg *goja.Program, kinds bool, err error) {
+	if depthguard.CheckNesting(url, src) != nil { // goja's parser recurses without a limit
+		return nil, false, &jsError{ctor: "RangeError", msg: depthguard.Message}
+	}
 	prog, err := parser.ParseFile(nil, url, src, 0)
 	if err != nil {
 		return nil, false, &jsError{ctor: "SyntaxError", msg: err.Error()}

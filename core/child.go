@@ -7,6 +7,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // The parent side of workers created from JavaScript — the web Worker (webworker.go) and, in the Node layer,
@@ -162,6 +163,9 @@ func (c *Child) exit() {
 // CompileError turns a script's compile error into the realm's SyntaxError.
 func (r *Realm) CompileError(err error) goja.Value {
 	var syn *goja.CompilerSyntaxError
+	if depthguard.IsTooDeep(err) {
+		return r.NewError("RangeError", "", depthguard.Message) // refused before goja's parser, as V8 refuses it
+	}
 	if errors.As(err, &syn) {
 		return r.NewError("SyntaxError", "", syn.Message)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
 
@@ -156,6 +157,9 @@ func (w *Worker) reportErr(err error) {
 		w.report(w.recordFromException(ex))
 	case errors.As(err, &syn):
 		rec := ErrorRecord{Kind: ErrorUncaught, Name: "SyntaxError", Message: syn.Message}
+		if depthguard.IsTooDeep(syn) { // refused before goja's parser, as V8 refuses it: a RangeError
+			rec.Name, rec.Message = "RangeError", depthguard.Message
+		}
 		if syn.File != nil {
 			p := syn.File.Position(syn.Offset)
 			rec.Filename, rec.Line, rec.Column = p.Filename, p.Line, p.Column

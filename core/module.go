@@ -99,8 +99,8 @@ func (w *Worker) moduleFailure(err error) error {
 	case errors.As(err, &me):
 		rec = ErrorRecord{Kind: ErrorUncaught, Name: me.Name, Message: me.Message, Filename: me.Path, Line: me.Line, Column: me.Column}
 		ctor := w.errorClass()
-		if me.Name == "SyntaxError" {
-			ctor, _ = w.rt.Get("SyntaxError").(*goja.Object)
+		if me.Name == "SyntaxError" || me.Name == "RangeError" { // RangeError: a source nested too deeply
+			ctor, _ = w.rt.Get(me.Name).(*goja.Object)
 		}
 		if ctor != nil {
 			rec.thrown = w.newError(ctor, "", me.Message)

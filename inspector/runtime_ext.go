@@ -63,7 +63,7 @@ func globalLexicalScopeNames(c *call) {
 			if sc.module {
 				continue
 			}
-			prg, err := goja.Parse(sc.file, sc.source)
+			prg, err := depthguard.Parse(sc.file, sc.source)
 			if err != nil {
 				continue
 			}

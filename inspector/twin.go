@@ -7,10 +7,10 @@ package inspector
 import (
 	"reflect"
 
-	"github.com/dop251/goja"
 	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/jsworker/jsworker/internal/astwalk"
+	"github.com/jsworker/jsworker/internal/depthguard"
 )
 
 // The frame flag of a function cannot change while a call-free statement
@@ -61,7 +61,7 @@ func (in *instrumenter) twinnable(st ast.Statement) bool {
 func (in *instrumenter) twin(st ast.Statement, from, to file.Idx) ast.Statement {
 	if in.twins == nil {
 		in.twins = map[twinKey]ast.Statement{}
-		prg, err := goja.Parse(in.s.file, in.s.source)
+		prg, err := depthguard.Parse(in.s.file, in.s.source)
 		if err != nil {
 			return nil
 		}

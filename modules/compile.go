@@ -52,6 +52,13 @@ func compileModule(path, source string, format Format, inst Instrumenter) (*comp
 			return c, nil
 		}
 	}
+	check := depthguard.CheckModuleNesting // esbuild's parser and goja's recurse without a limit
+	if format == FormatCommonJS {
+		check = depthguard.CheckNesting
+	}
+	if err := check(path, source); err != nil {
+		return nil, &Error{Name: "RangeError", Message: depthguard.Message, Path: path, Err: err}
+	}
 	var (
 		code, head string
 		pm         *posMap

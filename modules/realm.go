@@ -445,6 +445,8 @@ func (r *Realm) jsError(e *Error) goja.Value {
 	ctor := r.errorCtor
 	if e.Name == "SyntaxError" {
 		ctor = r.syntaxCtor
+	} else if e.Name == "RangeError" { // a source nested too deeply (compileModule)
+		ctor, _ = r.rt.Get("RangeError").(*goja.Object)
 	}
 	msg := e.Message
 	if e.Line > 0 {

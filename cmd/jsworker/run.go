@@ -14,6 +14,7 @@ import (
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector/devtools"
+	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/workertargets"
 	"github.com/jsworker/jsworker/node"
@@ -183,6 +184,10 @@ func printStartError(w io.Writer, err error, filename, src string) {
 	var se *goja.CompilerSyntaxError
 	if !errors.As(err, &se) {
 		fmt.Fprintln(w, err)
+		return
+	}
+	if depthguard.IsTooDeep(err) { // refused before goja's parser, as V8 refuses it
+		fmt.Fprintf(w, "RangeError: %s\n", depthguard.Message)
 		return
 	}
 	msg, line, col := se.Message, 0, 0

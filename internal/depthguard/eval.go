@@ -138,7 +138,7 @@ func (st *evalState) guard(evalVal goja.Value) {
 		if len(call.Arguments) > 0 {
 			checkEvalText(call.Arguments[0], func() {
 				orig(goja.FunctionCall{This: goja.Undefined(), Arguments: []goja.Value{rt.ToValue("(")}})
-			}, st.ensure)
+			}, st.ensure, st.overflow)
 		}
 		return callCatchingOverflow(orig, call, st.overflow)
 	})
@@ -169,7 +169,7 @@ func (st *evalState) check(call goja.FunctionCall) goja.Value {
 			text, ok = gojainternal.Operand(st.rt, call, k)
 		}
 		if ok {
-			checkEvalText(text, st.syntaxError, st.ensure)
+			checkEvalText(text, st.syntaxError, st.ensure, st.overflow)
 		}
 	}
 	return v
@@ -207,7 +207,7 @@ func (st *evalState) spread(s goja.Value) goja.Value {
 		}
 	}
 	check := rt.ToValue(func(call goja.FunctionCall) goja.Value {
-		checkEvalText(call.Argument(0), st.syntaxError, st.ensure)
+		checkEvalText(call.Argument(0), st.syntaxError, st.ensure, st.overflow)
 		return goja.Undefined()
 	})
 	w, err := st.spreadFn(goja.Undefined(), s, check, goja.SymIterator)
@@ -239,13 +239,17 @@ func callCatchingOverflow(orig gojainternal.CallFunc, call goja.FunctionCall, ov
 // with the parser's failure as its message, if goja's parser panics on it. Eval code is compiled by goja, unrewritten:
 // when it may make an async function or a generator (evalMakesFunctionKinds), or when our parse refused a text goja's
 // may still accept (new.target or super in a direct eval inside a function), ensure guards AsyncFunction and
-// GeneratorFunction before it runs.
-func checkEvalText(text goja.Value, syntaxError func(), ensure func()) {
+// GeneratorFunction before it runs. A text nested too deeply for goja's parser (IsTooDeep) throws the guard's
+// RangeError (overflow), as V8's eval does, and never reaches goja's.
+func checkEvalText(text goja.Value, syntaxError func(), ensure func(), overflow func()) {
 	s, ok := text.(goja.String)
 	if !ok {
 		return
 	}
 	prg, err := Parse(evalName, evalSource(s), parser.WithDisableSourceMaps)
+	if IsTooDeep(err) {
+		overflow()
+	}
 	if err != nil && strings.Contains(err.Error(), parserFailed) {
 		throwParserFailure(err.Error(), syntaxError)
 	}

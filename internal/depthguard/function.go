@@ -296,6 +296,9 @@ func compileFunction(rt *goja.Runtime, head string, args []string, syntaxError f
 		return nil
 	}
 	prg, err := Parse(evalName, src, parser.WithDisableSourceMaps)
+	if IsTooDeep(err) {
+		panic(TooDeepException(rt)) // V8's RangeError; goja's constructor would overflow the Go stack on the text
+	}
 	if err != nil && strings.Contains(err.Error(), parserFailed) {
 		throwParserFailure(err.Error(), syntaxError) // goja's constructor would hand the text to the same parser, and panic
 	}

@@ -40,8 +40,12 @@ func CompileUnguarded(name, src string, strict bool) (*goja.Program, error) {
 const parserFailed = "the parser failed"
 
 // Parse is goja.Parse, with a panic of goja's parser (it has one on some malformed input, found by
-// inspector.FuzzInstrument: an index out of range in checkComma) returned as a *goja.CompilerSyntaxError.
+// inspector.FuzzInstrument: an index out of range in checkComma) returned as a *goja.CompilerSyntaxError, and a text
+// nested deeper than MaxNesting refused before it reaches the parser (CheckNesting; IsTooDeep tells the error).
 func Parse(name, src string, opts ...parser.Option) (prg *ast.Program, err error) {
+	if err := CheckNesting(name, src); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if x := recover(); x != nil {
 			prg, err = nil, &goja.CompilerSyntaxError{CompilerError: goja.CompilerError{

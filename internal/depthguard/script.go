@@ -24,6 +24,9 @@ func IsParserFailure(err error) bool {
 // GeneratorFunction first (EnsureFunctionKinds), as Rewrite's programs do.
 func RunScript(rt *goja.Runtime, name, src string) (goja.Value, error) {
 	tree, err := Parse(name, src)
+	if IsTooDeep(err) {
+		return nil, TooDeepException(rt) // V8's RangeError; goja's RunScript would overflow the Go stack on the text
+	}
 	if IsParserFailure(err) {
 		return nil, SyntaxException(rt, name, err)
 	}

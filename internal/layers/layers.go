@@ -14,26 +14,28 @@ var Table = [][]string{
 	// goja/ast visitor, the process's resident memory, the dead-jump scripts the guard's and core's tests share.
 	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk",
 		"internal/procmem", "internal/depthguard/deadjumps"},
-	// 1: the catchable stack-overflow guard, over goja internals and the visitor.
+	// 1: our JSON.parse and JSON.stringify (stoppable, linear, depth-bounded), over goja internals.
+	{"internal/jsonbuiltin"},
+	// 2: the catchable stack-overflow guard, over goja internals, the visitor and the JSON builtins it installs.
 	{"internal/depthguard"},
-	// 2: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics; JavaScript sources (over the
+	// 4: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics; JavaScript sources (over the
 	// guard: a source that makes async functions or generators has it guard their constructors first), native
 	// functions and lazy globals.
 	{"sharedmem", "internal/jsutil"},
-	// 3: structured clone (knows sharedmem to send a buffer by reference).
+	// 4: structured clone (knows sharedmem to send a buffer by reference).
 	{"clone"},
-	// 4: the parts a realm is made of, none of which knows workers: the event loop, the inspector backend, ES
+	// 5: the parts a realm is made of, none of which knows workers: the event loop, the inspector backend, ES
 	// module graphs, console formatting and text encodings.
 	{"internal/loop", "inspector", "modules", "web/console", "web/encoding"},
-	// 5: the globals every realm gets; the DevTools endpoint over the inspector.
+	// 6: the globals every realm gets; the DevTools endpoint over the inspector.
 	{"web", "inspector/devtools"},
-	// 6: the worker runtime and its Go API.
+	// 7: the worker runtime and its Go API.
 	{"core"},
-	// 7: above core: the Node layer; core's workers as endpoint targets.
+	// 8: above core: the Node layer; core's workers as endpoint targets.
 	{"node", "internal/workertargets"},
-	// 8: the C ABI's exports, handles and marshaling; test support.
+	// 9: the C ABI's exports, handles and marshaling; test support.
 	{"capi", "internal/testsupport"},
-	// 9: what is built from them: the library (cmd/libbuild), the jsworker command, examples, benchmarks, test
+	// 10: what is built from them: the library (cmd/libbuild), the jsworker command, examples, benchmarks, test
 	// programs.
 	{"cmd/...", "examples/...", "bench/...", "tests/..."},
 }

@@ -85,8 +85,8 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err != nil {
 		return nil, err
 	}
-	arrHooks := map[string]func(*goja.Runtime, goja.Value){"join": guardMethod(guardJoin), "fill": guardMethod(guardFill)}
-	for name, g := range arrayListGuards {
+	arrHooks := map[string]func(*goja.Runtime, goja.Value){}
+	for name, g := range arrayGuards {
 		arrHooks[name] = guardMethod(g)
 	}
 	arr, err := gojainternal.DeriveTemplate(sample.NewArray().Prototype(), arrHooks)

@@ -34,6 +34,27 @@ func until(t *testing.T, s devtools.Session, match func(m map[string]any) bool) 
 	}
 }
 
+// attachedProgram spawns a worker running src and returns a session attached to it as its program's target; the
+// session is closed and the worker ended when the test ends.
+func attachedProgram(t *testing.T, src string) devtools.Session {
+	t.Helper()
+	w, err := core.Spawn(src, core.Options{Stdout: io.Discard, Stderr: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		w.Terminate()
+		_ = w.Join(20 * time.Second)
+		w.Release()
+	})
+	s, err := workertargets.Provider{Main: w.ID()}.Attach(workertargets.Key(w.ID()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
 func isID(id float64) func(map[string]any) bool {
 	return func(m map[string]any) bool { return m["id"] == id }
 }
@@ -117,20 +138,7 @@ func TestFamily_CloseReleasesHeldChild(t *testing.T) {
 // The family answers bad parameters with -32602 and unknown flat sessions with -32001, and lists its child
 // protocol's methods.
 func TestFamily_Errors(t *testing.T) {
-	w, err := core.Spawn("setInterval(() => {}, 1000);", core.Options{Stdout: io.Discard, Stderr: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		w.Terminate()
-		_ = w.Join(20 * time.Second)
-		w.Release()
-	}()
-	s, err := workertargets.Provider{Main: w.ID()}.Attach(workertargets.Key(w.ID()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := attachedProgram(t, "setInterval(() => {}, 1000);")
 	for i, c := range []struct{ msg, want string }{
 		{`{"id":1,"method":"Target.setAutoAttach","params":{}}`, `-32602`},
 		{`{"id":2,"method":"Target.setAutoAttach","params":{"autoAttach":"yes"}}`, `-32602`},

@@ -3,16 +3,13 @@ package workertargets_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/jsworker/jsworker/core"
 	"github.com/jsworker/jsworker/inspector"
-	"github.com/jsworker/jsworker/internal/workertargets"
 )
 
 // The result of a command that carries a message to a child (NodeWorker.sendMessageToWorker,
@@ -26,21 +23,7 @@ func TestFamily_SendResultBeforeChildAnswer(t *testing.T) {
 		t.Fatal(err)
 	}
 	url, _ := json.Marshal("file://" + kid)
-	parent, err := core.Spawn("globalThis.w = new Worker("+string(url)+");\nsetInterval(() => {}, 1000);\n",
-		core.Options{Stdout: io.Discard, Stderr: io.Discard})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		parent.Terminate()
-		_ = parent.Join(20 * time.Second)
-		parent.Release()
-	}()
-	s, err := workertargets.Provider{Main: parent.ID()}.Attach(workertargets.Key(parent.ID()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := attachedProgram(t, "globalThis.w = new Worker("+string(url)+");\nsetInterval(() => {}, 1000);\n")
 	for _, proto := range []struct{ enable, attached, send, received string }{
 		{`{"id":1,"method":"NodeWorker.enable","params":{"waitForDebuggerOnStart":false}}`, "NodeWorker.attachedToWorker",
 			`{"id":%d,"method":"NodeWorker.sendMessageToWorker","params":{"sessionId":%q,"message":%q}}`,

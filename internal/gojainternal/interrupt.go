@@ -71,3 +71,26 @@ func readInterrupted(rt *goja.Runtime) bool {
 	}
 	return atomic.LoadUint32((*uint32)(unsafe.Add(vm, interrupt.offInt))) != 0
 }
+
+// EndIfInterrupted ends the native call it is called from when rt was asked to stop: it re-enters the VM with an
+// empty program, whose first instruction raises goja's own *goja.InterruptedError (with the value Interrupt was
+// given and the stack), and passes it on as a panic — uncatchable, as at any instruction. A long builtin of ours
+// calls it now and then (after the realm's checkpoint, which may be what interrupts it). When the flag cannot be
+// read it re-enters the VM anyway where that is safe: inside a call from JavaScript (a top-level RunProgram would
+// run the realm's pending jobs on its way out). Call it only on rt's own goroutine, from a native function.
+func EndIfInterrupted(rt *goja.Runtime) {
+	stop, ok := Interrupted(rt)
+	if !ok {
+		depth, known := CallStackDepth(rt)
+		stop = known && depth > 0
+	}
+	if stop {
+		if _, err := rt.RunProgram(emptyProgram()); err != nil {
+			panic(err)
+		}
+	}
+}
+
+var emptyProgram = sync.OnceValue(func() *goja.Program {
+	return goja.MustCompile("jsworker:interrupted", "", true)
+})

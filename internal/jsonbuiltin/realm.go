@@ -1,8 +1,6 @@
 package jsonbuiltin
 
 import (
-	"sync"
-
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
@@ -57,9 +55,8 @@ func (s *stepper) step(n int) {
 	}
 }
 
-// poll runs the realm's checkpoint and ends the call if the realm was asked to stop: it re-enters the VM with an
-// empty program, whose first instruction raises goja's own *goja.InterruptedError (with the value Interrupt was
-// given and the stack), and passes it on as a panic: uncatchable, as at any instruction.
+// poll runs the realm's checkpoint and ends the call if the realm was asked to stop (gojainternal.EndIfInterrupted:
+// goja's own uncatchable interruption, as at any instruction).
 func (s *stepper) poll() {
 	if s.limit != nil {
 		s.limit()
@@ -67,23 +64,8 @@ func (s *stepper) poll() {
 	if s.r.Poll != nil {
 		s.r.Poll()
 	}
-	stop, ok := gojainternal.Interrupted(s.r.RT)
-	if !ok {
-		// The flag cannot be read: re-enter the VM anyway, which looks at it, where that is safe — inside a call
-		// from JavaScript (a top-level RunProgram would run the realm's pending jobs on its way out).
-		depth, known := gojainternal.CallStackDepth(s.r.RT)
-		stop = known && depth > 0
-	}
-	if stop {
-		if _, err := s.r.RT.RunProgram(emptyProgram()); err != nil {
-			panic(err)
-		}
-	}
+	gojainternal.EndIfInterrupted(s.r.RT)
 }
-
-var emptyProgram = sync.OnceValue(func() *goja.Program {
-	return goja.MustCompile("jsworker:json", "", true)
-})
 
 func (r *Realm) overflow() {
 	if r.Overflow != nil {

@@ -43,7 +43,7 @@ func newHostMem(measure func() int64) *hostMem {
 		if !m.cp.Want.Swap(false) {
 			return
 		}
-		size := measure()
+		size := measure() + m.cp.Building // with what a running native call has made so far (memory.go)
 		m.size.Store(size)
 		m.heapAt.Store(int64(heapObjects()))
 		m.measuredAt.Store(monoNow())

@@ -102,13 +102,15 @@ func (a *memAccount) observe(now int64) {
 }
 
 // memCheckpoint measures the realm the monitor asked about and charges the result. It runs on the worker's thread
-// only: at the end of a task, or inside one from the depth guard (a native call, so the realm is not being changed).
+// only: at the end of a task, or inside one from the depth guard or the poll of a long builtin (a native call, so
+// the realm is not being changed). What a builtin still running has built (cp.Building: JSON.parse's values so far)
+// is not in the realm's graph yet, and is added.
 func (w *Worker) memCheckpoint() {
 	a := &w.mem
 	if !a.cp.Want.Swap(false) || w.isTerminating() {
 		return
 	}
-	size := gojainternal.ReachableBytes(w.rt)
+	size := gojainternal.ReachableBytes(w.rt) + a.cp.Building // with what a running native call has made so far
 	a.size.Store(size)
 	a.heapAt.Store(int64(heapObjects()))
 	a.liveAt.Store(int64(heapLive()))

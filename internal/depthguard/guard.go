@@ -64,10 +64,16 @@ func Install(rt *goja.Runtime, limit int) error {
 //
 // Poll, if not nil, is called on the realm's goroutine every PollEvery guarded function entries and may set Want
 // itself: a realm that checks its own state now and then instead of waiting for another goroutine to notice.
+//
+// Building is what the native calls running on the realm's goroutine have made so far and not yet returned (an
+// estimate, in bytes: a JSON.parse's values, a JSON.stringify's text): memory no measurement of the realm's graph
+// can see. The calls add to it at their polls, before Poll and Run, and take back what they added as they end
+// (normally or not), so Run can add it to what it measures. Realm goroutine only; 0 when no such call runs.
 type Checkpoint struct {
-	Want atomic.Bool
-	Run  func()
-	Poll func()
+	Want     atomic.Bool
+	Run      func()
+	Poll     func()
+	Building int64
 }
 
 // PollEvery is how many guarded function entries pass between two calls of Checkpoint.Poll.

@@ -50,6 +50,7 @@ func jsonRealm(rt *goja.Runtime, fail func(), cp *Checkpoint) *jsonbuiltin.Realm
 		r.DeepGo = func() bool { return goStackUsed() > MaxGoStack }
 	}
 	if cp != nil {
+		r.Building = &cp.Building
 		r.Poll = func() {
 			if cp.Poll != nil {
 				cp.Poll()

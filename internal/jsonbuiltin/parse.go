@@ -59,8 +59,18 @@ func (p *parser) skipSpace() {
 	}
 }
 
-// parse reads the whole text: one value and nothing after it but white space.
+// What parse counts as made, for the realm's memory accounting (Realm.Building): a low estimate of what goja holds
+// for each value — its slot in the array or object that holds it, and the bytes of its text (a string's characters,
+// a number's digits) — and for each array or object, its own header.
+const (
+	valueBytes     = 16
+	containerBytes = 128
+)
+
+// parse reads the whole text: one value and nothing after it but white space. What it made stops counting in the
+// realm's Building as it returns.
 func (p *parser) parse() goja.Value {
+	defer p.st.release()
 	v := p.value()
 	p.skipSpace()
 	if p.pos < len(p.text) {
@@ -78,6 +88,7 @@ func (p *parser) value() goja.Value {
 		if p.pos >= len(p.text) {
 			p.unexpected(p.pos)
 		}
+		start := p.pos
 		switch c := p.text[p.pos]; {
 		case c == '{' || c == '[':
 			if len(p.frames) >= MaxParseDepth {
@@ -119,6 +130,7 @@ func (p *parser) value() goja.Value {
 			p.unexpected(p.pos)
 		}
 		// v is complete: add it to the open frames, closing those it completes.
+		p.st.built += valueBytes + int64(p.pos-start)
 		for {
 			if len(p.frames) == 0 {
 				return v
@@ -150,6 +162,7 @@ func (p *parser) value() goja.Value {
 				p.vals, p.names = p.vals[:f.base], p.names[:f.nbase]
 			}
 			p.frames = p.frames[:len(p.frames)-1]
+			p.st.built += valueBytes + containerBytes
 		}
 	}
 }

@@ -37,6 +37,11 @@ type Realm struct {
 	// DeepGo, if not nil, reports whether the Go stack is too deep to go on (a stringify called from a toJSON
 	// called from a stringify...): the call then throws Overflow's error.
 	DeepGo func() bool
+	// Building, if not nil, is the realm's count of the bytes its running native calls have made and not yet
+	// returned (depthguard.Checkpoint.Building): at every poll, before Poll, a call adds to it what it has made
+	// since its last poll (parse: its values, estimated low; stringify: its buffer), and as it ends, normally or
+	// not, it takes back all it added. The realm goroutine's only.
+	Building *int64
 }
 
 // stepper counts the steps of one call and stops it when its realm was interrupted.
@@ -44,6 +49,9 @@ type stepper struct {
 	r     *Realm
 	count int
 	limit func() // if not nil, called at every poll: stringify's check of its result's length
+
+	built    int64 // what the call has made so far that its realm cannot see yet, in bytes (an estimate)
+	reported int64 // how much of built is in *r.Building
 }
 
 // step counts n steps and, every PollEvery, polls.
@@ -61,10 +69,23 @@ func (s *stepper) poll() {
 	if s.limit != nil {
 		s.limit()
 	}
+	if b := s.r.Building; b != nil && s.built != s.reported {
+		*b += s.built - s.reported
+		s.reported = s.built
+	}
 	if s.r.Poll != nil {
 		s.r.Poll()
 	}
 	gojainternal.EndIfInterrupted(s.r.RT)
+}
+
+// release takes back from the realm's Building what the call added: it has returned what it made (or dropped it).
+func (s *stepper) release() {
+	if s.reported != 0 {
+		*s.r.Building -= s.reported
+		s.reported = 0
+	}
+	s.built = 0
 }
 
 func (r *Realm) overflow() {

@@ -119,3 +119,52 @@ func TestDepth_Bounds(t *testing.T) {
 		t.Fatalf("got  %s\nwant %s", v, want)
 	}
 }
+
+// What a call has made so far is in Realm.Building at its polls, growing, and taken back as it ends: by returning,
+// by throwing (a syntax error at the end of the text) and by being interrupted.
+func TestStop_BuildingIsCountedAndTakenBack(t *testing.T) {
+	rt := goja.New()
+	var building int64
+	var seen []int64
+	stop := false
+	r := &Realm{RT: rt, Building: &building}
+	r.Poll = func() {
+		seen = append(seen, building)
+		if stop && len(seen) == 3 {
+			rt.Interrupt("stop")
+		}
+	}
+	if err := Install(r, rt.Get("JSON").(*goja.Object)); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, src string
+		stop      bool
+		min       int64 // what the third poll must at least see
+	}{
+		{"parse", `JSON.parse("[" + '{"a":"xxxxxxxx"},'.repeat(20000) + "1]").length`, false, 2 * PollEvery * valueBytes},
+		{"parse throws", `try { JSON.parse("[" + "[1],".repeat(20000) + "1,") } catch (e) { e.name }`, false, 2 * PollEvery * valueBytes},
+		{"parse stopped", `JSON.parse("[" + "[1],".repeat(20000) + "1]")`, true, 2 * PollEvery * valueBytes},
+		{"stringify", `JSON.stringify(new Array(50000), null, 4).length`, false, 2 * PollEvery * 8},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			seen, stop = nil, c.stop
+			_, err := rt.RunString(c.src)
+			if c.stop {
+				var ie *goja.InterruptedError
+				if !errors.As(err, &ie) {
+					t.Fatalf("err = %v, want the interruption", err)
+				}
+				rt.ClearInterrupt()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if len(seen) < 3 || seen[2] < c.min || seen[1] > seen[2] {
+				t.Fatalf("Building at the polls = %v, want it growing, at least %d at the third", seen, c.min)
+			}
+			if building != 0 {
+				t.Fatalf("Building = %d after the call, want 0", building)
+			}
+		})
+	}
+}

@@ -21,7 +21,8 @@ import (
 // interruption when it is stopped.
 func Stringify(r *Realm, value, replacer, space goja.Value) goja.Value {
 	s := serializer{r: r, rt: r.RT, st: stepper{r: r}}
-	s.st.limit = s.checkLength
+	s.st.limit = s.checkBuilt
+	defer s.st.release() // the text is the realm's as it returns
 	if o, ok := replacer.(*goja.Object); ok {
 		if fn, ok := goja.AssertFunction(o); ok {
 			s.replacer = fn
@@ -91,6 +92,12 @@ func (k jsonKey) value(rt *goja.Runtime) goja.Value {
 		return rt.ToValue(string(k.uname))
 	}
 	return rt.ToValue(k.name)
+}
+
+// checkBuilt is the check at every poll: the length, and the buffer as what the call has made (Realm.Building).
+func (s *serializer) checkBuilt() {
+	s.checkLength()
+	s.st.built = int64(cap(s.buf))
 }
 
 func (s *serializer) checkLength() {

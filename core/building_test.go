@@ -22,18 +22,8 @@ func TestWorker_BudgetStopsABuildingParse(t *testing.T) {
 		"stringify": `JSON.stringify(new Array(2e7), null, 10)`, // some 320 MB of text from a sparse array
 	} {
 		t.Run(name, func(t *testing.T) {
-			other, err := core.Spawn(echo, core.Options{MaxHeapBytes: budget})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer other.Release()
-			var rec recorder
-			w, err := core.Spawn(`var text = "[" + "{},".repeat(2e6) + "{}]";
-				postMessage("started"); var v = `+call+`; postMessage("returned")`, core.Options{MaxHeapBytes: budget, OnError: rec.add})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Release()
+			w, other, rec := spawnBudgeted(t, `var text = "[" + "{},".repeat(2e6) + "{}]";
+				postMessage("started"); var v = `+call+`; postMessage("returned")`, budget)
 			rt := goja.New()
 			if v, err := w.Receive(rt, time.Minute); err != nil || v.String() != "started" {
 				t.Fatalf("first message = %v, %v", v, err)

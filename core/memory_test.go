@@ -58,6 +58,24 @@ func roundTrips(t *testing.T, w *core.Worker, n int) {
 // ErrWorkerOutOfMemory, whether it grows through function calls (the depth guard's checkpoint), in a loop that
 // calls no function (the monitor's fallback), or one message at a time (the checkpoint between tasks). What it
 // posted before is still there to receive, and another worker goes on answering every message.
+// spawnBudgeted spawns src with the memory budget and an error recorder, and beside it an echo worker with the same
+// budget, which must go on answering while src's worker grows; both are released when the test ends.
+func spawnBudgeted(t *testing.T, src string, budget int64) (w, other *core.Worker, rec *recorder) {
+	t.Helper()
+	other, err := core.Spawn(echo, core.Options{MaxHeapBytes: budget})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(other.Release)
+	rec = new(recorder)
+	w, err = core.Spawn(src, core.Options{MaxHeapBytes: budget, OnError: rec.add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Release)
+	return w, other, rec
+}
+
 // joinOOM is how long TestWorker_MemoryBudget waits for a worker growing past its budget to be terminated.
 const joinOOM = 5 * time.Minute
 
@@ -74,17 +92,7 @@ func TestWorker_MemoryBudget(t *testing.T) {
 	}
 	for name, src := range cases {
 		t.Run(name, func(t *testing.T) {
-			other, err := core.Spawn(echo, core.Options{MaxHeapBytes: budget})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer other.Release()
-			var rec recorder
-			w, err := core.Spawn(src, core.Options{MaxHeapBytes: budget, OnError: rec.add})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Release()
+			w, other, rec := spawnBudgeted(t, src, budget)
 			rt := goja.New()
 			if v, err := w.Receive(rt, 30*time.Second); err != nil || v.String() != "started" {
 				t.Fatalf("first message = %v, %v", v, err)

@@ -46,7 +46,11 @@ type Debugger struct {
 	throws  []throwInfo
 	raises  []throwInfo // function guards and catch clauses (caught), where raised is called
 	seenExc goja.Value  // the exception a hook last saw: it does not pause again as it propagates
-	scripts []*script
+	// thrownStack is where a throw statement's hook last saw its value thrown, when that value is not an Error
+	// object (goja gives such a value the stack of the instruction that throws it): the guards' rethrow throws it
+	// with this stack, as it was first thrown (rethrow). nil once the value was caught or another was raised.
+	thrownStack []goja.StackFrame
+	scripts     []*script
 
 	sessions []*Session             // Debugger.enable in force, in enable order
 	bps      map[string]*breakpoint // by breakpointId
@@ -116,6 +120,9 @@ func (d *Debugger) Install(rt *goja.Runtime, host PauseHost) error {
 	if err := o.DefineDataProperty("raised", rt.ToValue(d.raised), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
 		return err
 	}
+	if err := o.DefineDataProperty("rethrow", rt.ToValue(d.rethrow), goja.FLAG_FALSE, goja.FLAG_FALSE, goja.FLAG_FALSE); err != nil {
+		return err
+	}
 	d.hookObj = o
 	// The helper of evaluateOnCallFrame, made before any script of the
 	// target runs (so with the realm's own Proxy and Function) and never
@@ -147,6 +154,7 @@ func (d *Debugger) TaskDone() {
 		}
 		d.stepping = stepNone
 		d.seenExc = nil
+		d.thrownStack = nil
 		d.forgetFrames()
 	}
 }

@@ -146,7 +146,7 @@ func (in *instrumenter) guard(body *ast.BlockStatement, pl *ast.ParameterList) {
 			Parameter: exc(),
 			Body: &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{
 				in.hookCall(idx, "raised", locals, in.num(idx, id), exc()),
-				&ast.ThrowStatement{Throw: idx, Argument: exc()},
+				&ast.ThrowStatement{Throw: idx, Argument: in.rethrowOf(idx, exc())},
 			}},
 		},
 	}
@@ -269,11 +269,17 @@ func (in *instrumenter) guardTop(prg *ast.Program) {
 				Parameter: exc(),
 				Body: &ast.BlockStatement{LeftBrace: idx, RightBrace: idx, List: []ast.Statement{
 					in.hookCall(idx, "raised", nil, in.num(idx, id), exc()),
-					&ast.ThrowStatement{Throw: idx, Argument: exc()},
+					&ast.ThrowStatement{Throw: idx, Argument: in.rethrowOf(idx, exc())},
 				}},
 			},
 		}
 	}
+}
+
+// rethrowOf is the guards' rethrown value, `__jsworker_dbg.rethrow(e)` (Debugger.rethrow): it throws e with the
+// stack of its own throw statement, or returns it.
+func (in *instrumenter) rethrowOf(idx file.Idx, e ast.Expression) ast.Expression {
+	return &ast.CallExpression{Callee: hookMember(idx, "rethrow"), LeftParenthesis: idx, ArgumentList: []ast.Expression{e}, RightParenthesis: idx}
 }
 
 // catchHook makes a catch clause start with `on && raised(N, e, [locals], this)`

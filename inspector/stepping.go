@@ -129,6 +129,10 @@ func (d *Debugger) back(call goja.FunctionCall) goja.Value {
 func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 	v := call.Argument(1)
 	d.seenExc = v
+	d.thrownStack = nil
+	if o, ok := v.(*goja.Object); !ok || gojainternal.ObjectKind(o) != gojainternal.KindError {
+		d.thrownStack = callerStack(d.rt)
+	}
 	id := int(call.Argument(0).ToInteger())
 	if id < 0 || id >= len(d.throws) {
 		return v
@@ -164,14 +168,18 @@ func (d *Debugger) thrown(call goja.FunctionCall) goja.Value {
 // back).
 func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 	v := call.Argument(1)
+	id := int(call.Argument(0).ToInteger())
 	if seen := d.seenExc; seen != nil && v.SameAs(seen) {
+		if id >= 0 && id < len(d.raises) && d.raises[id].caught {
+			d.thrownStack = nil // caught: a later throw of the value is a throw of its own
+		}
 		return goja.Undefined()
 	}
 	d.seenExc = v
+	d.thrownStack = nil
 	if d.paused != nil || len(d.sessions) == 0 || d.onThrow == "none" || d.skipAll || d.quiet {
 		return goja.Undefined()
 	}
-	id := int(call.Argument(0).ToInteger())
 	if id < 0 || id >= len(d.raises) {
 		return goja.Undefined()
 	}
@@ -183,6 +191,34 @@ func (d *Debugger) raised(call goja.FunctionCall) goja.Value {
 		return d.rt.ToValue(d.collectWritten(ps))
 	}
 	return goja.Undefined()
+}
+
+// rethrow(e) is the guards' rethrow, `throw rethrow(e)`: a function's or a top-level statement's catch clause
+// passes on the exception it caught. goja gives a thrown value that is not an Error object the stack of the
+// instruction that throws it, so a plain `throw e` would report the value at the guard (the function's opening
+// brace, the statement's start) where the uninstrumented program reports its throw statement (FuzzInstrument's
+// `try { throw 1 } finally {}`). When e is the value a throw statement's hook last saw thrown, rethrow throws it
+// itself, as an exception with the stack of that throw (gojainternal.NewException); otherwise — an Error
+// object, whose stack goja keeps, a value raised some other way, or goja's exceptions unreadable — it returns e
+// for the throw.
+func (d *Debugger) rethrow(call goja.FunctionCall) goja.Value {
+	v := call.Argument(0)
+	if d.thrownStack != nil && d.seenExc != nil && v.SameAs(d.seenExc) {
+		if ex := gojainternal.NewException(v, d.thrownStack); ex != nil {
+			panic(ex)
+		}
+	}
+	return v
+}
+
+// callerStack is the stack of the script that called the native function running now, without that function's
+// own frame: what goja gives a value the calling statement throws.
+func callerStack(rt *goja.Runtime) []goja.StackFrame {
+	st := rt.CaptureCallStack(0, nil)
+	if len(st) > 0 && st[0].SrcName() == "<native>" {
+		st = st[1:]
+	}
+	return st
 }
 
 // Rejected tells the debugger that promise p was rejected with no handler

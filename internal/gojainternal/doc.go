@@ -9,7 +9,9 @@
 // functions (lazyguard.go: core's allocation guard and the depth guard's
 // builtins, at no cost until used),
 // and properties of ours made on first touch through the same templates
-// (lazyprops.go: lazy globals, prototype methods, natives).
+// (lazyprops.go: lazy globals, prototype methods, natives), and the two
+// fields of goja.Exception, to rethrow a value with the stack of its first
+// throw (exception.go: the inspector's guards).
 //
 // goja exports no way to tell a Map from a WeakMap without running the
 // realm's (patchable) JavaScript, no TypedArray type, and error positions

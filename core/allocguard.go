@@ -14,8 +14,8 @@ import (
 )
 
 // MaxAllocationBytes is the largest single buffer a script may ask for (an ArrayBuffer, SharedArrayBuffer or typed
-// array; a dense Array.prototype.fill of this many bytes' worth of slots): half the machine's physical memory, at
-// most 32 GiB. Larger requests throw a catchable RangeError ("Array buffer allocation failed") where goja would
+// array; a dense Array.prototype.fill of this many bytes' worth of slots): half the memory the process can have
+// (physicalMemory: the machine's, its cgroup's limit, half its address-space limit), at most 32 GiB. Larger requests throw a catchable RangeError ("Array buffer allocation failed") where goja would
 // otherwise ask Go for the memory, and Go aborts the whole process when it cannot have it. Strings are held to
 // V8's limit, 2**29 − 24 code units ("Invalid string length"). See docs/limits.md.
 var MaxAllocationBytes = min(physicalMemory()/2, 32<<30)

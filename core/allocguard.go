@@ -74,6 +74,10 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	}
 	hooks["eval"] = depthguard.EvalMade // eval checks its text first, from when goja makes it (installDepthGuard)
 	hooks["Reflect"] = guardReflect     // allocguard_lists.go
+	hooks["Object"] = objectMade        // allocguard_keys.go
+	if _, err := objectTemplate(); err != nil {
+		return nil, err
+	}
 	sample := goja.New()
 	global, err := gojainternal.DeriveTemplate(sample.GlobalObject(), hooks)
 	if err != nil {
@@ -135,7 +139,7 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		for _, v := range guardedViews {
 			made = append(made, v.name)
 		}
-		made = append(made, "eval", "Reflect")
+		made = append(made, "eval", "Reflect", "Object")
 	}
 	for _, name := range made {
 		ctor, ok := gojainternal.TemplateValue(rt, g, name)
@@ -149,6 +153,12 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		if name == "Reflect" {
 			if !guardReflectOK(rt, ctor) {
 				return errors.New("jsworker: the allocation guard cannot guard Reflect")
+			}
+			continue
+		}
+		if name == "Object" {
+			if !guardObjectOK(rt, ctor) {
+				return errors.New("jsworker: the allocation guard cannot guard Object")
 			}
 			continue
 		}

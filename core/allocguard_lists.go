@@ -119,7 +119,9 @@ func guardReflectOK(rt *goja.Runtime, v goja.Value) bool {
 	}
 	a, _ := o.Get("apply").(*goja.Object)
 	c, _ := o.Get("construct").(*goja.Object)
-	return guardMethodOK(rt, a, guardReflectApply) && guardMethodOK(rt, c, guardReflectConstruct)
+	k, _ := o.Get("ownKeys").(*goja.Object)
+	return guardMethodOK(rt, a, guardReflectApply) && guardMethodOK(rt, c, guardReflectConstruct) &&
+		guardMethodOK(rt, k, reflectOwnKeysGuard.guard) // allocguard_keys.go
 }
 
 // The callback an Array.prototype method checks before it allocates.

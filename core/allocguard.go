@@ -85,6 +85,7 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	}
 	str, err := gojainternal.DeriveTemplate(sample.ToValue("").ToObject(sample).Prototype(), map[string]func(*goja.Runtime, goja.Value){
 		"repeat": guardMethod(guardRepeat), "padStart": guardMethod(guardPad), "padEnd": guardMethod(guardPad),
+		"split": guardMethod(guardSplit), // allocguard_split.go
 	})
 	if err != nil {
 		return nil, err
@@ -178,7 +179,7 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		names map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value
 	}{
 		{rt.ToValue("").ToObject(rt).Prototype(), t.stringProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
-			"repeat": guardRepeat, "padStart": guardPad, "padEnd": guardPad}},
+			"repeat": guardRepeat, "padStart": guardPad, "padEnd": guardPad, "split": guardSplit}},
 		{rt.NewArray().Prototype(), t.arrayProto, arrayGuards},
 		{functionPrototype(rt), t.funcProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
 			"apply": guardApply}},

@@ -68,3 +68,19 @@ identity = ["keys",1,2,"ownKeys","{\"writable\":true,\"enumerable\":false,\"conf
 		}
 	})
 }
+
+// split with a string separator counts its pieces first: more than V8 makes is a RangeError (Node 20 aborts the
+// process: "Fatal JavaScript invalid size error 134217728"); a limit or a separator that leaves few pieces is
+// goja's split.
+func TestAllocGuard_SplitPieces(t *testing.T) {
+	w := spawn(t, `var s = "xxxxxxxxxxxxxxxx".repeat(2**23) + "x", out = [];
+		for (const f of [() => s.split("").length, () => s.split("y").length, () => s.split("xx", 2).join("|"),
+		                 () => "a,b,,c".split(",").join("|")]) {
+		  try { out.push(f()) } catch (e) { out.push(e.name + ": " + e.message) }
+		}
+		postMessage(out.join("\n"))`, core.Options{})
+	want := "RangeError: Invalid array length\n1\n|\na|b||c"
+	if got := recv(t, w, goja.New()).String(); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

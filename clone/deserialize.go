@@ -50,6 +50,9 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 		d.buffers, d.exts = f.x.buffers, f.x.exts
 	}
 	d.alias = f.aligned
+	if f.recycle {
+		d.recycle = f.data // given back by release unless used in place (aliased)
+	}
 	d.fill = fillObjects && gojainternal.CanFillPlain()
 
 	defer func() {
@@ -85,6 +88,8 @@ type decoder struct {
 	pos         int
 	version     int
 	alias       bool        // ArrayBuffer bytes may be used in place (Frame.aligned)
+	aliased     bool        // some are: the frame's bytes are an ArrayBuffer's now
+	recycle     []byte      // the frame's pooled bytes, to give back when read (Frame.recycle)
 	buffers     [][]byte    // transferred memory
 	exts        []*External // the frame's references to external memory (nil entries: Go memory); adopted ones are taken out
 
@@ -148,6 +153,10 @@ func (d *decoder) release() {
 	if len(d.strs) >= maxSharedStrs {
 		clear(d.strs)
 	}
+	if d.recycle != nil && !d.aliased {
+		putLarge(d.recycle)
+	}
+	d.recycle, d.aliased = nil, false
 	d.rt, d.realm, d.objectProto, d.data, d.buffers, d.exts = nil, nil, nil, nil, nil, nil
 	decoderPool.Put(d)
 }

@@ -104,6 +104,7 @@ type decoder struct {
 	pnames    []unistring.String         // property stack of the objects being read (readObject)
 	pvals     []goja.Value
 	strs      map[string]goja.Value // shared short ASCII string values, kept across calls (bounded)
+	slabs     slabs                 // memory of numbers and short strings (slab.go)
 }
 
 type manifestEntry struct {
@@ -135,10 +136,10 @@ func (d *decoder) release() {
 	clear(d.items)
 	clear(d.manifest)
 	d.objs, d.items, d.manifest = d.objs[:0], d.items[:0], d.manifest[:0]
-	if cap(d.objs) > 4096 {
+	if cap(d.objs) > maxPooledIDs {
 		d.objs = nil
 	}
-	if cap(d.items) > 4096 {
+	if cap(d.items) > maxPooledIDs {
 		d.items = nil
 	}
 	if cap(d.pnames) > 4096 {
@@ -424,7 +425,7 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.rt.ToValue(f), nil
+		return d.floatValue(f), nil
 	case tagBigInt:
 		x, err := d.readBigInt()
 		if err != nil {
@@ -494,16 +495,37 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 }
 
 // intValue returns the Number x. ToValue boxes a large integer twice (into
-// an interface, then into a Value); gojainternal.NewInt once.
+// an interface, then into a Value); gojainternal.NewInt not at all, given
+// memory for it in a slab.
 func (d *decoder) intValue(x int64) goja.Value {
 	if x < 0 || x >= 256 { // (Go boxes small integers without allocating)
-		p := new(int64)
-		*p = x
-		if v := gojainternal.NewInt(p); v != nil {
+		if v := gojainternal.NewInt(d.slabs.int(x)); v != nil {
 			return v
 		}
 	}
 	return d.rt.ToValue(x)
+}
+
+// floatValue returns the Number f, a float64 in a slab when goja represents
+// it as one (finite, not an integer: see gojainternal.NewFloat).
+func (d *decoder) floatValue(f float64) goja.Value {
+	if f != math.Trunc(f) && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		if v := gojainternal.NewFloat(d.slabs.float(f)); v != nil {
+			return v
+		}
+	}
+	return d.rt.ToValue(f)
+}
+
+// asciiValue returns the string of b, which is ASCII, its bytes and header
+// in slabs when short.
+func (d *decoder) asciiValue(b []byte) goja.Value {
+	if len(b) <= maxSlabString {
+		if v := gojainternal.NewASCII(d.slabs.str(b)); v != nil {
+			return v
+		}
+	}
+	return d.rt.ToValue(string(b))
 }
 
 // add gives o the next object id and returns it.
@@ -577,7 +599,7 @@ func (d *decoder) readOneByte() (goja.Value, error) {
 		}
 	}
 	if n > maxSharedLen {
-		return d.rt.ToValue(string(b)), nil
+		return d.asciiValue(b), nil
 	}
 	// Short ASCII strings recur (enum-like fields, tags): share one value
 	// per content. goja's ASCII strings are plain Go strings, immutable and
@@ -585,7 +607,7 @@ func (d *decoder) readOneByte() (goja.Value, error) {
 	if v, ok := d.strs[string(b)]; ok {
 		return v, nil
 	}
-	v := d.rt.ToValue(string(b))
+	v := d.asciiValue(b)
 	if len(d.strs) < maxSharedStrs {
 		d.strs[string(b)] = v
 	}

@@ -103,8 +103,9 @@ type decoder struct {
 	fill      bool                       // gojainternal.FillPlainObject works: objects are built in one step
 	pnames    []unistring.String         // property stack of the objects being read (readObject)
 	pvals     []goja.Value
-	strs      map[string]goja.Value // shared short ASCII string values, kept across calls (bounded)
-	slabs     slabs                 // memory of numbers and short strings (slab.go)
+	strs      map[string]goja.Value             // shared short ASCII string values, kept across calls (bounded)
+	slabs     slabs                             // memory of numbers and short strings (slab.go)
+	shapes    [maxShapeDepth][]unistring.String // per depth, the ASCII names of the last object read there, by position
 }
 
 type manifestEntry struct {
@@ -732,8 +733,8 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 		clear(d.pvals[base:])
 		d.pnames, d.pvals = d.pnames[:base], d.pvals[:base]
 	}()
-	for {
-		k, done, err := d.readPropName()
+	for i := 0; ; i++ {
+		k, done, err := d.readShapeName(depth, i)
 		if err != nil {
 			return nil, err
 		}
@@ -800,6 +801,45 @@ func (d *decoder) readObjectSet(depth int) (goja.Value, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// Objects of one layout (the records of an array) recur: the same names in
+// the same order. The decoder remembers the ASCII names of the last object
+// read at each depth (up to maxShapeDepth, and maxShapeNames names), so that
+// the i-th name of the next one there, when it is the same, is taken by
+// comparing its bytes, without a map lookup or a conversion.
+const (
+	maxShapeDepth = 8
+	maxShapeNames = 32
+)
+
+// readShapeName is readPropName for the i-th name of an object at depth.
+func (d *decoder) readShapeName(depth, i int) (unistring.String, bool, error) {
+	if depth >= maxShapeDepth || i >= maxShapeNames {
+		return d.readPropName()
+	}
+	sh := d.shapes[depth]
+	if i < len(sh) && d.pos+1 < len(d.data) && d.data[d.pos] == tagOneByteStr {
+		// A length below 0x80 is a one-byte varint; the names kept are
+		// ASCII, so equal bytes are an equal name.
+		if k, n := sh[i], int(d.data[d.pos+1]); n < 0x80 && n == len(k) && n <= len(d.data)-d.pos-2 &&
+			string(d.data[d.pos+2:d.pos+2+n]) == string(k) {
+			d.pos += 2 + n
+			return k, false, nil
+		}
+	}
+	k, done, err := d.readPropName()
+	if err != nil || done {
+		return k, done, err
+	}
+	if k.AsUtf16() == nil { // ASCII (goja's other form starts with a byte-order mark)
+		if i < len(sh) {
+			sh[i] = k
+		} else if i == len(sh) {
+			d.shapes[depth] = append(sh, k)
+		}
+	}
+	return k, false, nil
 }
 
 // readPropName is readKey giving goja's form of the name.

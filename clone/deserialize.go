@@ -106,6 +106,7 @@ type decoder struct {
 	strs      map[string]goja.Value             // shared short ASCII string values, kept across calls (bounded)
 	slabs     slabs                             // memory of numbers and short strings (slab.go)
 	shapes    [maxShapeDepth][]unistring.String // per depth, the ASCII names of the last object read there, by position
+	layouts   [maxShapeDepth]layout             // per depth, shapes' names as objects may share them
 }
 
 type manifestEntry struct {
@@ -733,19 +734,29 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 		clear(d.pvals[base:])
 		d.pnames, d.pvals = d.pnames[:base], d.pvals[:base]
 	}()
+	same := depth < maxShapeDepth // every name so far is the shape's at its position
 	for i := 0; ; i++ {
-		k, done, err := d.readShapeName(depth, i)
+		k, hit, done, err := d.readShapeName(depth, i)
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			same = same && i == len(d.shapes[depth])
 			break
 		}
+		same = same && hit
 		v, err := d.readValue(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		d.pnames, d.pvals = append(d.pnames, k), append(d.pvals, v)
+	}
+	if same {
+		// The object has exactly the last layout read at its depth: it
+		// shares that layout's names (gojainternal.SharedNames).
+		if names := d.layoutNames(depth); names != nil && gojainternal.FillPlainObjectShared(o, names, d.pvals[base:]) {
+			return o, nil
+		}
 	}
 	if !gojainternal.FillPlainObject(o, d.pnames[base:], d.pvals[base:]) {
 		return nil, fmt.Errorf("jsworker: internal error in structured clone: a new object could not be filled")
@@ -813,10 +824,12 @@ const (
 	maxShapeNames = 32
 )
 
-// readShapeName is readPropName for the i-th name of an object at depth.
-func (d *decoder) readShapeName(depth, i int) (unistring.String, bool, error) {
+// readShapeName is readPropName for the i-th name of an object at depth;
+// hit says that the name is the shape's at that position.
+func (d *decoder) readShapeName(depth, i int) (k unistring.String, hit, done bool, err error) {
 	if depth >= maxShapeDepth || i >= maxShapeNames {
-		return d.readPropName()
+		k, done, err = d.readPropName()
+		return k, false, done, err
 	}
 	sh := d.shapes[depth]
 	if i < len(sh) && d.pos+1 < len(d.data) && d.data[d.pos] == tagOneByteStr {
@@ -825,21 +838,40 @@ func (d *decoder) readShapeName(depth, i int) (unistring.String, bool, error) {
 		if k, n := sh[i], int(d.data[d.pos+1]); n < 0x80 && n == len(k) && n <= len(d.data)-d.pos-2 &&
 			string(d.data[d.pos+2:d.pos+2+n]) == string(k) {
 			d.pos += 2 + n
-			return k, false, nil
+			return k, true, false, nil
 		}
 	}
-	k, done, err := d.readPropName()
+	k, done, err = d.readPropName()
 	if err != nil || done {
-		return k, done, err
+		return k, false, done, err
 	}
 	if k.AsUtf16() == nil { // ASCII (goja's other form starts with a byte-order mark)
-		if i < len(sh) {
+		switch {
+		case i < len(sh):
 			sh[i] = k
-		} else if i == len(sh) {
+			d.shapes[depth] = sh[:i+1] // what followed belonged to another layout
+			d.layouts[depth] = layout{}
+		case i == len(sh):
 			d.shapes[depth] = append(sh, k)
+			d.layouts[depth] = layout{}
 		}
 	}
-	return k, false, nil
+	return k, false, false, nil
+}
+
+// A layout is a shape's names as new objects may share them.
+type layout struct {
+	names []unistring.String // gojainternal.SharedNames of the shape
+	made  bool               // names was asked for (nil: not shareable)
+}
+
+// layoutNames returns the shared names of the shape at depth, or nil.
+func (d *decoder) layoutNames(depth int) []unistring.String {
+	l := &d.layouts[depth]
+	if !l.made {
+		l.names, l.made = gojainternal.SharedNames(d.shapes[depth]), true
+	}
+	return l.names
 }
 
 // readPropName is readKey giving goja's form of the name.

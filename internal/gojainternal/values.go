@@ -218,7 +218,7 @@ func IsASCII(s goja.String) bool {
 // Verify runs every probe and returns their errors joined, or nil if goja's
 // internals are all as this package reads them.
 func Verify() error {
-	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(), CallStack(), JobQueue(), Interrupt(), loadUTF16(), loadBoxes())
+	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(), CallStack(), JobQueue(), Interrupt(), loadUTF16(), loadBoxes(), loadShare())
 }
 
 // UTF-16 strings.

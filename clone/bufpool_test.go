@@ -89,3 +89,22 @@ func TestPooledFramesReleasedUnread(t *testing.T) {
 		check(t, dst, out, `v.length === 20000 && v[0] === "s0" && v[19999] === "s19999"`)
 	}
 }
+
+// A frame whose buffer was sized for one ArrayBuffer and then grew again
+// (many values after the buffer) reads back, message after message.
+func TestPooledFramesAfterLargeWrite(t *testing.T) {
+	src, dst := goja.New(), goja.New()
+	v := run(t, src, `(function () { var b = new Uint8Array(300000); b[299999] = 9; var s = [];
+		for (var i = 0; i < 40000; i++) s.push("v" + i); return {b: b.buffer, s: s}; })()`)
+	for i := 0; i < 4; i++ {
+		f, err := clone.Serialize(src, v, clone.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := clone.Deserialize(dst, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, dst, out, `new Uint8Array(v.b)[299999] === 9 && v.b.byteLength === 300000 && v.s.length === 40000 && v.s[39999] === "v39999"`)
+	}
+}

@@ -359,9 +359,10 @@ func (e *encoder) grow(n int) {
 		return
 	}
 	nb := append(getLarge(want), e.buf...)
-	if isLarge(e.buf) {
+	switch {
+	case isLarge(e.buf):
 		putLarge(e.buf)
-	} else if e.small == nil {
+	case e.small == nil && cap(e.buf) <= 64<<10: // (not a buffer append sized for one ArrayBuffer)
 		e.small = e.buf[:0]
 	}
 	e.buf = nb

@@ -50,6 +50,9 @@ func Deserialize(rt *goja.Runtime, f *Frame) (v goja.Value, err error) {
 		d.buffers, d.exts = f.x.buffers, f.x.exts
 	}
 	d.alias = f.aligned
+	if f.recycle {
+		d.recycle = f.data // given back by release unless used in place (aliased)
+	}
 	d.fill = fillObjects && gojainternal.CanFillPlain()
 
 	defer func() {
@@ -85,6 +88,8 @@ type decoder struct {
 	pos         int
 	version     int
 	alias       bool        // ArrayBuffer bytes may be used in place (Frame.aligned)
+	aliased     bool        // some are: the frame's bytes are an ArrayBuffer's now
+	recycle     []byte      // the frame's pooled bytes, to give back when read (Frame.recycle)
 	buffers     [][]byte    // transferred memory
 	exts        []*External // the frame's references to external memory (nil entries: Go memory); adopted ones are taken out
 
@@ -98,7 +103,10 @@ type decoder struct {
 	fill      bool                       // gojainternal.FillPlainObject works: objects are built in one step
 	pnames    []unistring.String         // property stack of the objects being read (readObject)
 	pvals     []goja.Value
-	strs      map[string]goja.Value // shared short ASCII string values, kept across calls (bounded)
+	strs      map[string]goja.Value             // shared short ASCII string values, kept across calls (bounded)
+	slabs     slabs                             // memory of numbers and short strings (slab.go)
+	shapes    [maxShapeDepth][]unistring.String // per depth, the ASCII names of the last object read there, by position
+	layouts   [maxShapeDepth]layout             // per depth, shapes' names as objects may share them
 }
 
 type manifestEntry struct {
@@ -130,10 +138,10 @@ func (d *decoder) release() {
 	clear(d.items)
 	clear(d.manifest)
 	d.objs, d.items, d.manifest = d.objs[:0], d.items[:0], d.manifest[:0]
-	if cap(d.objs) > 4096 {
+	if cap(d.objs) > maxPooledIDs {
 		d.objs = nil
 	}
-	if cap(d.items) > 4096 {
+	if cap(d.items) > maxPooledIDs {
 		d.items = nil
 	}
 	if cap(d.pnames) > 4096 {
@@ -148,6 +156,10 @@ func (d *decoder) release() {
 	if len(d.strs) >= maxSharedStrs {
 		clear(d.strs)
 	}
+	if d.recycle != nil && !d.aliased {
+		putLarge(d.recycle)
+	}
+	d.recycle, d.aliased = nil, false
 	d.rt, d.realm, d.objectProto, d.data, d.buffers, d.exts = nil, nil, nil, nil, nil, nil
 	decoderPool.Put(d)
 }
@@ -415,7 +427,7 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return d.rt.ToValue(f), nil
+		return d.floatValue(f), nil
 	case tagBigInt:
 		x, err := d.readBigInt()
 		if err != nil {
@@ -485,16 +497,37 @@ func (d *decoder) readValue(depth int) (goja.Value, error) {
 }
 
 // intValue returns the Number x. ToValue boxes a large integer twice (into
-// an interface, then into a Value); gojainternal.NewInt once.
+// an interface, then into a Value); gojainternal.NewInt not at all, given
+// memory for it in a slab.
 func (d *decoder) intValue(x int64) goja.Value {
 	if x < 0 || x >= 256 { // (Go boxes small integers without allocating)
-		p := new(int64)
-		*p = x
-		if v := gojainternal.NewInt(p); v != nil {
+		if v := gojainternal.NewInt(d.slabs.int(x)); v != nil {
 			return v
 		}
 	}
 	return d.rt.ToValue(x)
+}
+
+// floatValue returns the Number f, a float64 in a slab when goja represents
+// it as one (finite, not an integer: see gojainternal.NewFloat).
+func (d *decoder) floatValue(f float64) goja.Value {
+	if f != math.Trunc(f) && !math.IsNaN(f) && !math.IsInf(f, 0) {
+		if v := gojainternal.NewFloat(d.slabs.float(f)); v != nil {
+			return v
+		}
+	}
+	return d.rt.ToValue(f)
+}
+
+// asciiValue returns the string of b, which is ASCII, its bytes and header
+// in slabs when short.
+func (d *decoder) asciiValue(b []byte) goja.Value {
+	if len(b) <= maxSlabString {
+		if v := gojainternal.NewASCII(d.slabs.str(b)); v != nil {
+			return v
+		}
+	}
+	return d.rt.ToValue(string(b))
 }
 
 // add gives o the next object id and returns it.
@@ -568,7 +601,7 @@ func (d *decoder) readOneByte() (goja.Value, error) {
 		}
 	}
 	if n > maxSharedLen {
-		return d.rt.ToValue(string(b)), nil
+		return d.asciiValue(b), nil
 	}
 	// Short ASCII strings recur (enum-like fields, tags): share one value
 	// per content. goja's ASCII strings are plain Go strings, immutable and
@@ -576,7 +609,7 @@ func (d *decoder) readOneByte() (goja.Value, error) {
 	if v, ok := d.strs[string(b)]; ok {
 		return v, nil
 	}
-	v := d.rt.ToValue(string(b))
+	v := d.asciiValue(b)
 	if len(d.strs) < maxSharedStrs {
 		d.strs[string(b)] = v
 	}
@@ -701,19 +734,29 @@ func (d *decoder) readObject(depth int) (goja.Value, error) {
 		clear(d.pvals[base:])
 		d.pnames, d.pvals = d.pnames[:base], d.pvals[:base]
 	}()
-	for {
-		k, done, err := d.readPropName()
+	same := depth < maxShapeDepth // every name so far is the shape's at its position
+	for i := 0; ; i++ {
+		k, hit, done, err := d.readShapeName(depth, i)
 		if err != nil {
 			return nil, err
 		}
 		if done {
+			same = same && i == len(d.shapes[depth])
 			break
 		}
+		same = same && hit
 		v, err := d.readValue(depth + 1)
 		if err != nil {
 			return nil, err
 		}
 		d.pnames, d.pvals = append(d.pnames, k), append(d.pvals, v)
+	}
+	if same {
+		// The object has exactly the last layout read at its depth: it
+		// shares that layout's names (gojainternal.SharedNames).
+		if names := d.layoutNames(depth); names != nil && gojainternal.FillPlainObjectShared(o, names, d.pvals[base:]) {
+			return o, nil
+		}
 	}
 	if !gojainternal.FillPlainObject(o, d.pnames[base:], d.pvals[base:]) {
 		return nil, fmt.Errorf("jsworker: internal error in structured clone: a new object could not be filled")
@@ -769,6 +812,66 @@ func (d *decoder) readObjectSet(depth int) (goja.Value, error) {
 		return nil, err
 	}
 	return o, nil
+}
+
+// Objects of one layout (the records of an array) recur: the same names in
+// the same order. The decoder remembers the ASCII names of the last object
+// read at each depth (up to maxShapeDepth, and maxShapeNames names), so that
+// the i-th name of the next one there, when it is the same, is taken by
+// comparing its bytes, without a map lookup or a conversion.
+const (
+	maxShapeDepth = 8
+	maxShapeNames = 32
+)
+
+// readShapeName is readPropName for the i-th name of an object at depth;
+// hit says that the name is the shape's at that position.
+func (d *decoder) readShapeName(depth, i int) (k unistring.String, hit, done bool, err error) {
+	if depth >= maxShapeDepth || i >= maxShapeNames {
+		k, done, err = d.readPropName()
+		return k, false, done, err
+	}
+	sh := d.shapes[depth]
+	if i < len(sh) && d.pos+1 < len(d.data) && d.data[d.pos] == tagOneByteStr {
+		// A length below 0x80 is a one-byte varint; the names kept are
+		// ASCII, so equal bytes are an equal name.
+		if k, n := sh[i], int(d.data[d.pos+1]); n < 0x80 && n == len(k) && n <= len(d.data)-d.pos-2 &&
+			string(d.data[d.pos+2:d.pos+2+n]) == string(k) {
+			d.pos += 2 + n
+			return k, true, false, nil
+		}
+	}
+	k, done, err = d.readPropName()
+	if err != nil || done {
+		return k, false, done, err
+	}
+	if k.AsUtf16() == nil { // ASCII (goja's other form starts with a byte-order mark)
+		switch {
+		case i < len(sh):
+			sh[i] = k
+			d.shapes[depth] = sh[:i+1] // what followed belonged to another layout
+			d.layouts[depth] = layout{}
+		case i == len(sh):
+			d.shapes[depth] = append(sh, k)
+			d.layouts[depth] = layout{}
+		}
+	}
+	return k, false, false, nil
+}
+
+// A layout is a shape's names as new objects may share them.
+type layout struct {
+	names []unistring.String // gojainternal.SharedNames of the shape
+	made  bool               // names was asked for (nil: not shareable)
+}
+
+// layoutNames returns the shared names of the shape at depth, or nil.
+func (d *decoder) layoutNames(depth int) []unistring.String {
+	l := &d.layouts[depth]
+	if !l.made {
+		l.names, l.made = gojainternal.SharedNames(d.shapes[depth]), true
+	}
+	return l.names
 }
 
 // readPropName is readKey giving goja's form of the name.

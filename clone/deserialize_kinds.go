@@ -229,11 +229,14 @@ func (d *decoder) readBuffer() (goja.Value, error) {
 	d.pos += pad
 	b := d.data[d.pos : d.pos+int(n) : d.pos+int(n)]
 	d.pos += int(n)
-	// Use the frame's memory in place when the buffer is most of the frame
-	// (so that keeping the frame's bytes alive costs at most as much again)
-	// and the frame guarantees alignment and sole ownership.
-	if !d.alias || len(b) < aliasMin || 2*len(b) < len(d.data) {
+	// Use the frame's memory in place when the buffer is most of the frame's
+	// memory (so that keeping it alive costs at most as much again; a pooled
+	// frame's capacity may exceed its length) and the frame guarantees
+	// alignment and sole ownership.
+	if !d.alias || len(b) < aliasMin || 2*len(b) < cap(d.data) {
 		b = append([]byte(nil), b...)
+	} else {
+		d.aliased = true
 	}
 	return d.add(d.rt.ToValue(d.rt.NewArrayBuffer(b)).(*goja.Object)), nil
 }

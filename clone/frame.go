@@ -34,9 +34,14 @@ type Frame struct {
 
 	// aligned says that data starts on an 8-byte boundary and is owned by
 	// the frame alone: Serialize made it. The reader may then use an
-	// ArrayBuffer's bytes in place instead of copying them. Frame bytes are
-	// never recycled (no pool), which is what makes that safe.
+	// ArrayBuffer's bytes in place instead of copying them. That is safe
+	// because bytes are recycled (recycle) only when the reader did not.
 	aligned bool
+
+	// recycle says that data is a pooled large buffer (bufpool.go) that
+	// Deserialize gives back once it has read it, unless it used some of
+	// it in place.
+	recycle bool
 
 	released atomic.Bool
 }

@@ -138,9 +138,14 @@ func (e *encoder) frame() *Frame {
 		hdr := e.appendHeader(nil, e.sab)
 		data = make([]byte, 0, len(hdr)+len(e.buf)-e.valueStart)
 		f = &Frame{data: append(append(data, hdr...), e.buf[e.valueStart:]...)}
+	case len(data) >= 64<<10 && isLarge(data):
+		// A large frame in a pooled buffer (bufpool.go): hand the buffer
+		// over rather than copy it; Deserialize gives it back.
+		e.buf = nil
+		f = &Frame{data: data, recycle: true}
 	case len(data) >= 64<<10 && cap(data)-len(data) <= len(data)/4:
 		// A large frame with little slack: hand the buffer over rather
-		// than copy it (the pool would drop it anyway).
+		// than copy it.
 		e.buf = nil
 		f = &Frame{data: data}
 	default:
@@ -263,6 +268,10 @@ type encoder struct {
 	// names is a stack of the property names of the plain objects being
 	// written (see writePlain), reused across messages.
 	names []unistring.String
+
+	// small is the encoder's own small buffer while buf is a pooled large
+	// one (grow); release gives it back to buf.
+	small []byte
 }
 
 type sharedEntry struct {
@@ -273,8 +282,18 @@ type sharedEntry struct {
 var encoderPool = sync.Pool{New: func() any { return &encoder{buf: make([]byte, 0, 512)} }}
 
 func (e *encoder) release() {
-	if cap(e.buf) > 64<<10 {
+	switch {
+	case isLarge(e.buf):
+		putLarge(e.buf) // (nil when the frame took it over)
 		e.buf = nil
+	case cap(e.buf) > 64<<10:
+		e.buf = nil
+	}
+	if e.small != nil {
+		e.buf, e.small = e.small, nil
+	}
+	if e.buf == nil {
+		e.buf = make([]byte, 0, 512)
 	}
 	clear(e.objs)
 	e.objs = e.objs[:0]
@@ -322,7 +341,31 @@ func (e *encoder) room(n int) bool {
 		e.fail(fmt.Errorf("%w: over the cap of %d bytes", ErrFrameTooLarge, e.limit))
 		return false
 	}
+	if cap(e.buf)-len(e.buf) < n {
+		e.grow(n)
+	}
 	return true
+}
+
+// grow makes room for n more bytes: buf moves to a pooled buffer of at
+// least twice its capacity (bufpool.go). The encoder's own small buffer is
+// kept for its next call; a pooled one goes back to its pool. One write
+// larger than all before it (an ArrayBuffer's bytes) is left to append,
+// which sizes the buffer to fit, as a reader that uses those bytes in place
+// keeps them all, and copies them into memory it need not clear first.
+func (e *encoder) grow(n int) {
+	want := 2 * cap(e.buf)
+	if len(e.buf)+n > want {
+		return
+	}
+	nb := append(getLarge(want), e.buf...)
+	switch {
+	case isLarge(e.buf):
+		putLarge(e.buf)
+	case e.small == nil && cap(e.buf) <= 64<<10: // (not a buffer append sized for one ArrayBuffer)
+		e.small = e.buf[:0]
+	}
+	e.buf = nb
 }
 
 func (e *encoder) putTag(tag byte) {

@@ -218,7 +218,8 @@ func IsASCII(s goja.String) bool {
 // Verify runs every probe and returns their errors joined, or nil if goja's
 // internals are all as this package reads them.
 func Verify() error {
-	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(), CallStack(), JobQueue(), Interrupt(), loadUTF16(), Exceptions())
+	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(),
+		CallStack(), JobQueue(), Interrupt(), loadUTF16(), Exceptions(), loadBoxes(), loadShare())
 }
 
 // UTF-16 strings.

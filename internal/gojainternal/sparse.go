@@ -97,7 +97,9 @@ func sparseItem(o *goja.Object, i int) unsafe.Pointer {
 	return unsafe.Add(base, uintptr(i)*sparse.size)
 }
 
-func sparseIdx(o *goja.Object, i int) uint32 { return *(*uint32)(unsafe.Add(sparseItem(o, i), sparse.idx)) }
+func sparseIdx(o *goja.Object, i int) uint32 {
+	return *(*uint32)(unsafe.Add(sparseItem(o, i), sparse.idx))
+}
 
 func sparseIndices(o *goja.Object) []uint32 {
 	out := make([]uint32, sparseLen(o))

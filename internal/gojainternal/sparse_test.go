@@ -13,7 +13,7 @@ func TestSparseNextPrev(t *testing.T) {
 	rt := goja.New()
 	a := mustRun(t, rt, `var a = new Array(2**32 - 1); a[7] = 1; a[300000] = 2; a[2**32 - 2] = 3; a`)
 	for _, c := range []struct {
-		k, next, prev          uint32
+		k, next, prev        uint32
 		nextFound, prevFound bool
 	}{
 		{0, 7, 0, true, false}, {7, 7, 7, true, true}, {8, 300000, 7, true, true},

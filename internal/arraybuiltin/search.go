@@ -62,8 +62,13 @@ func Includes(r *Realm, o *goja.Object, n float64, args []goja.Value) goja.Value
 	search := arg(args, 0)
 	w := newWalker(r, o)
 	for ; k < n; k++ {
-		if j := w.skipUp(k, n); j > k {
-			return r.RT.ToValue(goja.IsUndefined(search)) // holes from k on: each reads undefined
+		if j := w.skipUp(k, n); j > k { // holes from k to j: each reads undefined
+			if goja.IsUndefined(search) {
+				return r.RT.ToValue(true)
+			}
+			if k = j; k >= n {
+				break
+			}
 		}
 		if v := w.value(k); search.StrictEquals(v) || (goja.IsNaN(search) && goja.IsNaN(v)) {
 			return r.RT.ToValue(true)

@@ -103,8 +103,12 @@ func TestDifferential(t *testing.T) {
 	}
 	cases := 0
 	for _, recv := range receivers {
+		long := strings.Contains(recv, "000")
 		for _, m := range []string{"indexOf", "includes", "lastIndexOf"} {
-			for _, args := range searches {
+			for i, args := range searches {
+				if long && testing.Short() && i%4 != 0 {
+					continue // (a long receiver walked index by index: seconds under -race)
+				}
 				check(t, run, recv, m, args, &cases)
 			}
 		}

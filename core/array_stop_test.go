@@ -1,6 +1,7 @@
 package core_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -57,6 +58,19 @@ func TestHostRealm_TerminateLongArrayWalk(t *testing.T) {
 	if err != nil || v.String() != "undefinedundefined2" {
 		t.Fatalf("the next script = %v, %v", v, err)
 	}
+}
+
+// A time limit stops a long walk too (the walk polls the interrupt flag the limit sets).
+func TestHostRealm_TimeLimitLongArrayWalk(t *testing.T) {
+	h, _ := openRealm(t, core.HostRealmOptions{})
+	h.SetExecutionTimeLimit(50*time.Millisecond, nil)
+	defer h.ClearExecutionTimeLimit()
+	start := time.Now()
+	_, err := h.RunScript("limit.js", `Array.prototype.indexOf.call({length: 2**53 - 1}, 1)`)
+	if !errors.Is(err, core.ErrExecutionTimeLimit) {
+		t.Fatalf("RunScript = %v, want ErrExecutionTimeLimit", err)
+	}
+	t.Logf("a 50 ms limit stopped the walk after %v", time.Since(start))
 }
 
 // Where nothing the walk reads can run a script, a huge sparse array's holes are skipped: these answer at once, with

@@ -120,6 +120,7 @@ func installAllocGuard(rt *goja.Runtime) error {
 // before any other setup. Where the allocation guard's templates work (installAllocGuard runs later), the realm's eval
 // is guarded when goja makes it, by the global template's hook (depthguard.EvalMade); otherwise at once.
 func installDepthGuard(rt *goja.Runtime, size int, cp *depthguard.Checkpoint) error {
+	checkpointKey.Set(rt, cp) // arraystop.go: the long array walks poll it
 	if _, err := lazyGuard(); err == nil {
 		return depthguard.InstallLazyEval(rt, size, cp)
 	}

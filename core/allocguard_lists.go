@@ -178,6 +178,9 @@ var arrayGuards = func() map[string]func(*goja.Runtime, goja.FunctionCall, gojai
 	for name, g := range arrayListGuards {
 		m[name] = g
 	}
+	for name, g := range arrayWalkGuards { // arraystop.go
+		m[name] = g
+	}
 	return m
 }()
 

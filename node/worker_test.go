@@ -323,3 +323,21 @@ w.once('message', async () => {
 });
 `, 0, "terminate 1 up prompt true\n")
 }
+
+// terminate() stops a worker in the middle of a long Array walk (an array-like of length 2**53 − 1, walked by
+// internal/arraybuiltin; the getter at index 100,000 posts 'up' from inside the walk).
+func TestWorkerThreads_TerminateInsideArrayWalk(t *testing.T) {
+	expectProgram(t, `
+const { Worker } = require('worker_threads');
+const w = new Worker("const { parentPort } = require('worker_threads');" +
+	"Array.prototype.forEach.call({length: 2**53 - 1, get 100000() { parentPort.postMessage('up') }}, x => x);" +
+	"parentPort.postMessage('walked');", { eval: true });
+const got = [];
+w.on('message', (m) => got.push(m));
+w.once('message', async () => {
+	const t0 = Date.now();
+	const c = await w.terminate();
+	console.log('terminate', c, got.join(), 'prompt', Date.now() - t0 < 2000);
+});
+`, 0, "terminate 1 up prompt true\n")
+}

@@ -150,3 +150,13 @@ func ArrayElement(o *goja.Object, i uint32) (goja.Value, bool) {
 	}
 	return arrayElement(o, i)
 }
+
+// ArrayStored returns how many element slots goja's usual array o stores (the length of its values slice: every
+// index at or past it is a hole), with ok=false if o is another kind of object. A `new Array(2**32 - 1)` stores
+// none. It runs no JavaScript.
+func ArrayStored(o *goja.Object) (int, bool) {
+	if o == nil || loadArrays() != nil || selfOf(o).tab != kinds.arrayTab {
+		return 0, false
+	}
+	return len(*(*[]goja.Value)(unsafe.Add(selfOf(o).data, arrays.values))), true
+}

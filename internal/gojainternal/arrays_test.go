@@ -33,6 +33,11 @@ func TestArrayElements(t *testing.T) {
 	if v, ok := ArrayElement(a, 1<<31); !ok || v != nil {
 		t.Fatalf("past the end: %v %v", v, ok)
 	}
+	for src, want := range map[string]int{`[1, , 3]`: 3, `new Array(2**32 - 1)`: 0, `[]`: 0} {
+		if n, ok := ArrayStored(mustRun(t, rt, src)); !ok || n != want {
+			t.Errorf("%s: stored %d %v, want %d", src, n, ok, want)
+		}
+	}
 	// Only goja's usual arrays.
 	for _, src := range []string{`({length: 1, 0: 1})`, `new Uint8Array(2)`, `new Proxy([1], {})`, `var s = []; s[1e6] = 1; s`} {
 		o := mustRun(t, rt, src)
@@ -41,6 +46,9 @@ func TestArrayElements(t *testing.T) {
 		}
 		if _, ok := ArrayElement(o, 0); ok {
 			t.Errorf("%s: ArrayElement read it", src)
+		}
+		if _, ok := ArrayStored(o); ok {
+			t.Errorf("%s: ArrayStored read it", src)
 		}
 	}
 	restore := SimulateChange(errors.New("simulated"))

@@ -14,8 +14,9 @@ var Table = [][]string{
 	// goja/ast visitor, the process's resident memory, the dead-jump scripts the guard's and core's tests share.
 	{"internal/layers", "internal/leakcheck", "internal/realmdata", "internal/gojainternal", "internal/astwalk",
 		"internal/procmem", "internal/depthguard/deadjumps"},
-	// 1: our JSON.parse and JSON.stringify (stoppable, linear, depth-bounded), over goja internals.
-	{"internal/jsonbuiltin"},
+	// 1: our JSON.parse and JSON.stringify (stoppable, linear, depth-bounded) and the stoppable long array walks,
+	// over goja internals.
+	{"internal/jsonbuiltin", "internal/arraybuiltin"},
 	// 2: the catchable stack-overflow guard, over goja internals, the visitor and the JSON builtins it installs.
 	{"internal/depthguard"},
 	// 4: SharedArrayBuffer storage, the SharedArrayBuffer constructor and Atomics; JavaScript sources (over the

@@ -1,0 +1,91 @@
+package core_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/core"
+)
+
+// arrayWork are Array.prototype calls that walk 2**32 or 2**53 indices inside one native call, with no JavaScript
+// between two steps (issue 16): goja ran each for minutes or more. Past arraybuiltin.Threshold they are
+// internal/arraybuiltin's walks, which look at the realm's interrupt flag every few thousand indices. Each reads a
+// getter at index 100,000 (on the receiver or a prototype, which also keeps the walk from skipping holes) that
+// calls ready(): the walk is running in its native call when it is stopped.
+var arrayWork = map[string]string{
+	"indexOf, prototype index": `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); new Array(2**32 - 1).indexOf(1)`,
+	"lastIndexOf array-like":   `Array.prototype.lastIndexOf.call({length: 2**53 - 1, get [2**53 - 100000]() { ready() }}, 1)`,
+	"includes array-like":      `Array.prototype.includes.call({length: 2**53 - 1, get 100000() { ready() }}, 1)`,
+	"forEach array-like":       `Array.prototype.forEach.call({length: 2**53 - 1, get 100000() { ready() }}, x => x)`,
+	"every, prototype index":   `Object.defineProperty(Object.prototype, 100000, {get() { ready(); return 1 }}); new Array(2**32 - 1).every(x => x)`,
+	"some proxy":               `Array.prototype.some.call(new Proxy({length: 2**53 - 1, get 100000() { ready() }}, {}), x => x)`,
+	"reduce array-like":        `Array.prototype.reduce.call({length: 2**53 - 1, 0: 1, get 100000() { ready() }}, (a, b) => a)`,
+	"reduceRight array-like":   `Array.prototype.reduceRight.call({length: 2**32 - 1, get [2**32 - 100000]() { ready() }}, (a, b) => a, 0)`,
+}
+
+// Worker.Terminate stops a worker in the middle of each long walk.
+func TestWorker_TerminateLongArrayWalk(t *testing.T) {
+	for name, call := range arrayWork {
+		t.Run(name, func(t *testing.T) {
+			wk := spawn(t, `const ready = () => postMessage("ready"); `+call+`; postMessage("returned")`, core.Options{})
+			rt := goja.New()
+			if v, err := wk.Receive(rt, time.Minute); err != nil || v.String() != "ready" {
+				t.Fatalf("got %v, %v", v, err)
+			}
+			at := time.Now()
+			wk.Terminate()
+			join(t, wk)
+			took := time.Since(at)
+			if took > stopBound {
+				t.Fatalf("stopping took %v", took)
+			}
+			t.Logf("ended %v after Terminate", took)
+			if v, err := wk.Receive(rt, 0); err == nil {
+				t.Fatalf("the worker went on and posted %v", v)
+			}
+		})
+	}
+}
+
+// TerminateExecution stops a host realm in the middle of a long walk; no catch or finally runs, and the realm runs
+// the next script.
+func TestHostRealm_TerminateLongArrayWalk(t *testing.T) {
+	h, started := openRealm(t, core.HostRealmOptions{})
+	runTerminated(t, h, started, "walk", `try { const ready = started; `+arrayWork["forEach array-like"]+`; globalThis.after = "returned" } catch (e) { globalThis.after = "caught" } finally { globalThis.fin = true }`)
+	v, err := h.RunScript("next.js", `String(globalThis.after) + String(globalThis.fin) + [1, 2, 3].indexOf(3)`)
+	if err != nil || v.String() != "undefinedundefined2" {
+		t.Fatalf("the next script = %v, %v", v, err)
+	}
+}
+
+// A time limit stops a long walk too (the walk polls the interrupt flag the limit sets).
+func TestHostRealm_TimeLimitLongArrayWalk(t *testing.T) {
+	h, _ := openRealm(t, core.HostRealmOptions{})
+	h.SetExecutionTimeLimit(50*time.Millisecond, nil)
+	defer h.ClearExecutionTimeLimit()
+	start := time.Now()
+	_, err := h.RunScript("limit.js", `Array.prototype.indexOf.call({length: 2**53 - 1}, 1)`)
+	if !errors.Is(err, core.ErrExecutionTimeLimit) {
+		t.Fatalf("RunScript = %v, want ErrExecutionTimeLimit", err)
+	}
+	t.Logf("a 50 ms limit stopped the walk after %v", time.Since(start))
+}
+
+// Where nothing the walk reads can run a script, a huge sparse array's holes are skipped: these answer at once, with
+// Node's results (node v20 gives the same values, those it answers at once).
+func TestWorker_HugeSparseArrayAnswers(t *testing.T) {
+	wk := spawn(t, `const e = new Array(2**32 - 1), a = new Array(2**32 - 1); a[5] = 1; a[3e9] = 2;
+		let n = 0; a.forEach(() => n++);
+		postMessage([e.indexOf(1), e.includes(1), e.includes(undefined), e.lastIndexOf(1), e.every(x => false), e.some(x => true),
+			a.indexOf(2), a.indexOf(1, 6), a.lastIndexOf(1), a.lastIndexOf(2, -2e9), a.includes(2, -1e9), n,
+			a.reduce((s, x) => s + x), a.reduceRight((s, x) => s + "," + x, "r"), a.indexOf(undefined)].join(" "))`, core.Options{})
+	v, err := wk.Receive(goja.New(), time.Minute)
+	want := "-1 false true -1 true false 3000000000 -1 5 -1 false 2 3 r,2,1 -1"
+	if err != nil || v.String() != want {
+		t.Fatalf("got %v, %v; want %s", v, err, want)
+	}
+	wk.Terminate()
+	join(t, wk)
+}

@@ -98,6 +98,11 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err != nil {
 		return nil, err
 	}
+	if a, err := arr.WithSymbolHooks(map[*goja.Symbol]func(*goja.Runtime, goja.Value){
+		goja.SymIterator: arrayIteratorMade, // iterstop.go
+	}); err == nil {
+		arr = a
+	} // (without symbol hooks, iteration is not polled)
 	fn, err := gojainternal.DeriveTemplate(functionPrototype(sample), map[string]func(*goja.Runtime, goja.Value){
 		"apply": guardMethod(guardApply),
 	})
@@ -196,6 +201,14 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 			fn, _ := p.proto.Get(name).(*goja.Object)
 			if !guardMethodOK(rt, fn, p.names[name]) {
 				return errors.New("jsworker: the allocation guard cannot guard " + name)
+			}
+		}
+		// Array.prototype's symbol properties made before its template was installed (or with no template): the
+		// hook of Symbol.iterator will not run, so the array iterator is guarded now (iterstop.go).
+		if p.t == t.arrayProto {
+			if made, known := gojainternal.SymbolsMade(p.proto); known && (made || !ok) &&
+				!guardArrayIterator(rt, p.proto.GetSymbol(goja.SymIterator)) {
+				return errors.New("jsworker: the allocation guard cannot guard the array iterator")
 			}
 		}
 	}

@@ -23,6 +23,12 @@ var arrayWork = map[string]string{
 	"some proxy":               `Array.prototype.some.call(new Proxy({length: 2**53 - 1, get 100000() { ready() }}, {}), x => x)`,
 	"reduce array-like":        `Array.prototype.reduce.call({length: 2**53 - 1, 0: 1, get 100000() { ready() }}, (a, b) => a)`,
 	"reduceRight array-like":   `Array.prototype.reduceRight.call({length: 2**32 - 1, get [2**32 - 100000]() { ready() }}, (a, b) => a, 0)`,
+	// Iteration: goja's Go loops call %ArrayIteratorPrototype%.next, which polls (iterstop.go).
+	"spread, prototype index":   `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); [...new Array(2**32 - 1)]`,
+	"spread arguments":          `Object.defineProperty(Array.prototype, 100000, {get() { ready(); return 1 }}); Math.max(...new Array(2**26))`,
+	"new Set of a sparse array": `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); new Set(new Array(2**27))`,
+	"Array.from an iterable":    `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); Array.from(new Array(2**32 - 1))`,
+	"rest element":              `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); const [first, ...rest] = new Array(2**32 - 1)`,
 }
 
 // Worker.Terminate stops a worker in the middle of each long walk.
@@ -56,6 +62,16 @@ func TestHostRealm_TerminateLongArrayWalk(t *testing.T) {
 	runTerminated(t, h, started, "walk", `try { const ready = started; `+arrayWork["forEach array-like"]+`; globalThis.after = "returned" } catch (e) { globalThis.after = "caught" } finally { globalThis.fin = true }`)
 	v, err := h.RunScript("next.js", `String(globalThis.after) + String(globalThis.fin) + [1, 2, 3].indexOf(3)`)
 	if err != nil || v.String() != "undefinedundefined2" {
+		t.Fatalf("the next script = %v, %v", v, err)
+	}
+}
+
+// TerminateExecution stops a host realm's spread of a huge array (the array iterator polls).
+func TestHostRealm_TerminateLongSpread(t *testing.T) {
+	h, started := openRealm(t, core.HostRealmOptions{})
+	runTerminated(t, h, started, "spread", `try { const ready = started; `+arrayWork["spread, prototype index"]+`; globalThis.after = "returned" } catch (e) { globalThis.after = "caught" }`)
+	v, err := h.RunScript("next.js", `String(globalThis.after) + [...[1, 2, 3]].length`)
+	if err != nil || v.String() != "undefined3" {
 		t.Fatalf("the next script = %v, %v", v, err)
 	}
 }

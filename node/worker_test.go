@@ -341,3 +341,21 @@ w.once('message', async () => {
 });
 `, 0, "terminate 1 up prompt true\n")
 }
+
+// worker_threads terminate() stops a worker spreading a huge array (%ArrayIteratorPrototype%.next polls), as Node's
+// does (node v20 prints the same line).
+func TestWorkerThreads_TerminateInsideSpread(t *testing.T) {
+	expectProgram(t, `
+const { Worker } = require('worker_threads');
+const w = new Worker("const { parentPort } = require('worker_threads');" +
+	"Object.defineProperty(Array.prototype, 100000, {get() { parentPort.postMessage('up') }});" +
+	"const all = [...new Array(2**32 - 1)]; parentPort.postMessage('spread');", { eval: true });
+const got = [];
+w.on('message', (m) => got.push(m));
+w.once('message', async () => {
+	const t0 = Date.now();
+	const c = await w.terminate();
+	console.log('terminate', c, got.join(), 'prompt', Date.now() - t0 < 2000);
+});
+`, 0, "terminate 1 up prompt true\n")
+}

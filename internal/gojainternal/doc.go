@@ -11,7 +11,8 @@
 // and properties of ours made on first touch through the same templates
 // (lazyprops.go: lazy globals, prototype methods, natives), and the two
 // fields of goja.Exception, to rethrow a value with the stack of its first
-// throw (exception.go: the inspector's guards).
+// throw (exception.go: the inspector's guards), and the symbol-keyed
+// factories of templates (symhooks.go: the array iterator's guard).
 //
 // goja exports no way to tell a Map from a WeakMap without running the
 // realm's (patchable) JavaScript, no TypedArray type, and error positions

@@ -219,7 +219,7 @@ func IsASCII(s goja.String) bool {
 // internals are all as this package reads them.
 func Verify() error {
 	return errors.Join(Kinds(), TypedArrays(), loadNames(), loadInts(), loadASCII(), loadProps(), loadBuild(), loadArrays(),
-		CallStack(), JobQueue(), Interrupt(), loadUTF16(), Exceptions(), loadBoxes(), loadShare())
+		CallStack(), JobQueue(), Interrupt(), loadUTF16(), Exceptions(), loadBoxes(), loadShare(), SymbolHooks())
 }
 
 // UTF-16 strings.

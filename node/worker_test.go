@@ -306,14 +306,14 @@ fits.on('exit', () => {
 `, 0, "depth 40000\nRangeError Maximum call stack size exceeded\n")
 }
 
-// terminate() stops a worker inside one long JSON.parse call (a 100 MB text): promptly, where goja's own parse,
-// which never looked at the interrupt flag, ran to its end first (about half a minute here).
-func TestWorkerThreads_TerminateInsideJSONParse(t *testing.T) {
+// expectTerminatedInside runs a program whose worker runs body (JavaScript source text, as a JS string expression)
+// after posting 'up' from inside its long native call; the parent terminates it on that first message, and the
+// termination must be prompt.
+func expectTerminatedInside(t *testing.T, body string) {
+	t.Helper()
 	expectProgram(t, `
 const { Worker } = require('worker_threads');
-const w = new Worker("const { parentPort } = require('worker_threads');" +
-	"const big = '[' + ('\"' + 'x'.repeat(1000) + '\",').repeat(100000) + '1]';" +
-	"parentPort.postMessage('up'); JSON.parse(big); parentPort.postMessage('parsed');", { eval: true });
+const w = new Worker("const { parentPort } = require('worker_threads');" + `+body+`, { eval: true });
 const got = [];
 w.on('message', (m) => got.push(m));
 w.once('message', async () => {
@@ -322,40 +322,25 @@ w.once('message', async () => {
 	console.log('terminate', c, got.join(), 'prompt', Date.now() - t0 < 2000);
 });
 `, 0, "terminate 1 up prompt true\n")
+}
+
+// terminate() stops a worker inside one long JSON.parse call (a 100 MB text): promptly, where goja's own parse,
+// which never looked at the interrupt flag, ran to its end first (about half a minute here).
+func TestWorkerThreads_TerminateInsideJSONParse(t *testing.T) {
+	expectTerminatedInside(t, `"const big = '[' + ('\"' + 'x'.repeat(1000) + '\",').repeat(100000) + '1]';" +
+	"parentPort.postMessage('up'); JSON.parse(big); parentPort.postMessage('parsed');"`)
 }
 
 // terminate() stops a worker in the middle of a long Array walk (an array-like of length 2**53 − 1, walked by
 // internal/arraybuiltin; the getter at index 100,000 posts 'up' from inside the walk).
 func TestWorkerThreads_TerminateInsideArrayWalk(t *testing.T) {
-	expectProgram(t, `
-const { Worker } = require('worker_threads');
-const w = new Worker("const { parentPort } = require('worker_threads');" +
-	"Array.prototype.forEach.call({length: 2**53 - 1, get 100000() { parentPort.postMessage('up') }}, x => x);" +
-	"parentPort.postMessage('walked');", { eval: true });
-const got = [];
-w.on('message', (m) => got.push(m));
-w.once('message', async () => {
-	const t0 = Date.now();
-	const c = await w.terminate();
-	console.log('terminate', c, got.join(), 'prompt', Date.now() - t0 < 2000);
-});
-`, 0, "terminate 1 up prompt true\n")
+	expectTerminatedInside(t, `"Array.prototype.forEach.call({length: 2**53 - 1, get 100000() { parentPort.postMessage('up') }}, x => x);" +
+	"parentPort.postMessage('walked');"`)
 }
 
-// worker_threads terminate() stops a worker spreading a huge array (%ArrayIteratorPrototype%.next polls), as Node's
-// does (node v20 prints the same line).
+// terminate() stops a worker spreading a huge array (%ArrayIteratorPrototype%.next polls), as Node's does (node
+// v20 prints the same line for the same program).
 func TestWorkerThreads_TerminateInsideSpread(t *testing.T) {
-	expectProgram(t, `
-const { Worker } = require('worker_threads');
-const w = new Worker("const { parentPort } = require('worker_threads');" +
-	"Object.defineProperty(Array.prototype, 100000, {get() { parentPort.postMessage('up') }});" +
-	"const all = [...new Array(2**32 - 1)]; parentPort.postMessage('spread');", { eval: true });
-const got = [];
-w.on('message', (m) => got.push(m));
-w.once('message', async () => {
-	const t0 = Date.now();
-	const c = await w.terminate();
-	console.log('terminate', c, got.join(), 'prompt', Date.now() - t0 < 2000);
-});
-`, 0, "terminate 1 up prompt true\n")
+	expectTerminatedInside(t, `"Object.defineProperty(Array.prototype, 100000, {get() { parentPort.postMessage('up') }});" +
+	"const all = [...new Array(2**32 - 1)]; parentPort.postMessage('spread');"`)
 }

@@ -35,22 +35,7 @@ var arrayWork = map[string]string{
 func TestWorker_TerminateLongArrayWalk(t *testing.T) {
 	for name, call := range arrayWork {
 		t.Run(name, func(t *testing.T) {
-			wk := spawn(t, `const ready = () => postMessage("ready"); `+call+`; postMessage("returned")`, core.Options{})
-			rt := goja.New()
-			if v, err := wk.Receive(rt, time.Minute); err != nil || v.String() != "ready" {
-				t.Fatalf("got %v, %v", v, err)
-			}
-			at := time.Now()
-			wk.Terminate()
-			join(t, wk)
-			took := time.Since(at)
-			if took > stopBound {
-				t.Fatalf("stopping took %v", took)
-			}
-			t.Logf("ended %v after Terminate", took)
-			if v, err := wk.Receive(rt, 0); err == nil {
-				t.Fatalf("the worker went on and posted %v", v)
-			}
+			terminateWhenReady(t, spawn(t, `const ready = () => postMessage("ready"); `+call+`; postMessage("returned")`, core.Options{}), time.Minute)
 		})
 	}
 }

@@ -66,27 +66,33 @@ func runTerminated(t *testing.T, h *core.HostRealm, started <-chan struct{}, nam
 	t.Logf("stopped %v after TerminateExecution", took)
 }
 
+// terminateWhenReady waits (up to ready) for wk's "ready", terminates it, and checks that it ended within stopBound
+// without posting anything more.
+func terminateWhenReady(t *testing.T, wk *core.Worker, ready time.Duration) {
+	t.Helper()
+	rt := goja.New()
+	if v, err := wk.Receive(rt, ready); err != nil || v.String() != "ready" {
+		t.Fatalf("got %v, %v", v, err)
+	}
+	at := time.Now()
+	wk.Terminate()
+	join(t, wk)
+	took := time.Since(at)
+	if took > stopBound {
+		t.Fatalf("stopping took %v", took)
+	}
+	t.Logf("ended %v after Terminate", took)
+	if v, err := wk.Receive(rt, 0); err == nil {
+		t.Fatalf("the worker went on and posted %v", v)
+	}
+}
+
 // Worker.Terminate stops a worker in the middle of a long JSON call.
 func TestWorker_TerminateLongJSON(t *testing.T) {
 	for name, w := range jsonWork {
 		t.Run(name, func(t *testing.T) {
-			wk := spawn(t, w.setup+`; postMessage("ready"); `+w.call+`; postMessage("returned")`, core.Options{})
-			rt := goja.New()
 			// Building the input takes seconds, a minute under -race on a loaded machine: it is not what is measured.
-			if v, err := wk.Receive(rt, 5*time.Minute); err != nil || v.String() != "ready" {
-				t.Fatalf("got %v, %v", v, err)
-			}
-			at := time.Now()
-			wk.Terminate()
-			join(t, wk)
-			took := time.Since(at)
-			if took > stopBound {
-				t.Fatalf("stopping took %v", took)
-			}
-			t.Logf("ended %v after Terminate", took)
-			if v, err := wk.Receive(rt, 0); err == nil {
-				t.Fatalf("the worker went on and posted %v", v)
-			}
+			terminateWhenReady(t, spawn(t, w.setup+`; postMessage("ready"); `+w.call+`; postMessage("returned")`, core.Options{}), 5*time.Minute)
 		})
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"math"
 	"sync"
+	"sync/atomic"
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
@@ -64,6 +65,14 @@ var guardedViews = [...]struct {
 // made once per process.
 type lazyTemplates struct{ global, stringProto, arrayProto, funcProto *gojainternal.Template }
 
+// typedProtoTemplate is %TypedArray%.prototype's derived template (typedArrayTemplate), made with the others; nil
+// without symbol hooks. (Not in lazyTemplates: the typed-array constructors' hook, which lazyGuard makes, reads it.)
+var typedProtoTemplate atomic.Pointer[gojainternal.Template]
+
+// iterationMakers are the hooked names of Array.prototype and %TypedArray%.prototype that make array iterators
+// (iterstop.go).
+var iterationMakers = map[string]bool{"values": true, "keys": true, "entries": true}
+
 var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err := errors.Join(gojainternal.LazyGuard(), gojainternal.Kinds()); err != nil {
 		return nil, err
@@ -75,6 +84,7 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	hooks["eval"] = depthguard.EvalMade // eval checks its text first, from when goja makes it (installDepthGuard)
 	hooks["Reflect"] = guardReflect     // allocguard_lists.go
 	hooks["Object"] = objectMade        // allocguard_keys.go
+	hooks["RegExp"] = regexpMade        // regexpstop.go
 	if _, err := objectTemplate(); err != nil {
 		return nil, err
 	}
@@ -85,23 +95,39 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	}
 	str, err := gojainternal.DeriveTemplate(sample.ToValue("").ToObject(sample).Prototype(), map[string]func(*goja.Runtime, goja.Value){
 		"repeat": guardMethod(guardRepeat), "padStart": guardMethod(guardPad), "padEnd": guardMethod(guardPad),
-		"split": guardMethod(guardSplit), // allocguard_split.go
+		"split": both(guardMethod(guardSplit), regexpUsed), // allocguard_split.go
+		// regexpstop.go: the RegExp methods these call are guarded from their first lookup on
+		"match": regexpUsed, "replace": regexpUsed, "search": regexpUsed, "matchAll": matchAllMade,
+		"replaceAll": both(guardMethod(guardReplaceAll), regexpUsed),
 	})
 	if err != nil {
 		return nil, err
 	}
+	if s, err := str.WithSymbolHooks(map[*goja.Symbol]func(*goja.Runtime, goja.Value){
+		goja.SymIterator: stringIteratorMade, // iterstop.go
+	}); err == nil {
+		str = s
+	} // (without symbol hooks, iteration is not polled)
 	arrHooks := map[string]func(*goja.Runtime, goja.Value){}
 	for name, g := range arrayGuards {
 		arrHooks[name] = guardMethod(g)
+	}
+	for name := range iterationMakers {
+		arrHooks[name] = arrayIterationMade
 	}
 	arr, err := gojainternal.DeriveTemplate(sample.NewArray().Prototype(), arrHooks)
 	if err != nil {
 		return nil, err
 	}
+	var typed *gojainternal.Template
 	if a, err := arr.WithSymbolHooks(map[*goja.Symbol]func(*goja.Runtime, goja.Value){
 		goja.SymIterator: arrayIteratorMade, // iterstop.go
 	}); err == nil {
 		arr = a
+		typed, err = typedArrayTemplate(sample)
+		if err != nil {
+			return nil, err
+		}
 	} // (without symbol hooks, iteration is not polled)
 	fn, err := gojainternal.DeriveTemplate(functionPrototype(sample), map[string]func(*goja.Runtime, goja.Value){
 		"apply": guardMethod(guardApply),
@@ -109,8 +135,50 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err != nil {
 		return nil, err
 	}
+	typedProtoTemplate.Store(typed)
 	return &lazyTemplates{global: global, stringProto: str, arrayProto: arr, funcProto: fn}, nil
 })
+
+// typedArrayTemplate derives %TypedArray%.prototype's template (sample's), whose methods that make array iterators
+// have the realm guard the iterator's prototype (iterstop.go).
+func typedArrayTemplate(sample *goja.Runtime) (*gojainternal.Template, error) {
+	ctor, _ := sample.Get("Uint8Array").(*goja.Object)
+	if ctor == nil {
+		return nil, errors.New("jsworker: the allocation guard cannot find Uint8Array")
+	}
+	proto, _ := ctor.Get("prototype").(*goja.Object)
+	if proto == nil || proto.Prototype() == nil {
+		return nil, errors.New("jsworker: the allocation guard cannot find %TypedArray%.prototype")
+	}
+	hooks := map[string]func(*goja.Runtime, goja.Value){}
+	for name := range iterationMakers {
+		hooks[name] = arrayIterationMade
+	}
+	t, err := gojainternal.DeriveTemplate(proto.Prototype(), hooks)
+	if err != nil {
+		return nil, err
+	}
+	return t.WithSymbolHooks(map[*goja.Symbol]func(*goja.Runtime, goja.Value){goja.SymIterator: arrayIterationMade})
+}
+
+// guardTypedArrayIteration gives the realm's %TypedArray%.prototype (the prototype of ctor's prototype) the derived
+// template, once, when the realm makes its first typed-array constructor; what it made before is guarded now.
+func guardTypedArrayIteration(rt *goja.Runtime, ctor *goja.Object) bool {
+	t := typedProtoTemplate.Load()
+	if t == nil {
+		return true // not polled (iterstop.go): nothing to do
+	}
+	proto, _ := ctor.Get("prototype").(*goja.Object)
+	if proto == nil || proto.Prototype() == nil {
+		return false
+	}
+	tp := proto.Prototype()
+	made, ok := t.Install(tp)
+	if symbols, known := gojainternal.SymbolsMade(tp); len(made) > 0 || !ok || (known && symbols) {
+		arrayIterationMade(rt, nil)
+	}
+	return true
+}
 
 // installAllocGuard guards rt's allocating builtins (see above). Every realm core makes calls it, after web.Install
 // and before any script runs.
@@ -146,7 +214,7 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		for _, v := range guardedViews {
 			made = append(made, v.name)
 		}
-		made = append(made, "eval", "Reflect", "Object")
+		made = append(made, "eval", "Reflect", "Object", "RegExp")
 	}
 	for _, name := range made {
 		ctor, ok := gojainternal.TemplateValue(rt, g, name)
@@ -161,6 +229,10 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 			if !guardReflectOK(rt, ctor) {
 				return errors.New("jsworker: the allocation guard cannot guard Reflect")
 			}
+			continue
+		}
+		if name == "RegExp" {
+			regexpMade(rt, ctor)
 			continue
 		}
 		if name == "Object" {
@@ -185,7 +257,8 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		names map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value
 	}{
 		{rt.ToValue("").ToObject(rt).Prototype(), t.stringProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
-			"repeat": guardRepeat, "padStart": guardPad, "padEnd": guardPad, "split": guardSplit}},
+			"repeat": guardRepeat, "padStart": guardPad, "padEnd": guardPad, "split": guardSplit,
+			"replaceAll": guardReplaceAll, "match": nil, "replace": nil, "search": nil, "matchAll": nil}},
 		{rt.NewArray().Prototype(), t.arrayProto, arrayGuards},
 		{functionPrototype(rt), t.funcProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
 			"apply": guardApply}},
@@ -198,7 +271,20 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 			}
 		}
 		for _, name := range made {
+			if p.t == t.arrayProto && iterationMakers[name] {
+				arrayIterationMade(rt, nil) // (below: with the symbols)
+				continue
+			}
 			fn, _ := p.proto.Get(name).(*goja.Object)
+			if p.t == t.stringProto && stringRegExpMethods[name] {
+				if name == "matchAll" {
+					matchAllMade(rt, fn)
+				}
+				regexpUsed(rt, fn)
+				if p.names[name] == nil {
+					continue
+				}
+			}
 			if !guardMethodOK(rt, fn, p.names[name]) {
 				return errors.New("jsworker: the allocation guard cannot guard " + name)
 			}
@@ -209,6 +295,12 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 			if made, known := gojainternal.SymbolsMade(p.proto); known && (made || !ok) &&
 				!guardArrayIterator(rt, p.proto.GetSymbol(goja.SymIterator)) {
 				return errors.New("jsworker: the allocation guard cannot guard the array iterator")
+			}
+		}
+		if p.t == t.stringProto {
+			if made, known := gojainternal.SymbolsMade(p.proto); known && (made || !ok) &&
+				!guardStringIterator(rt, p.proto.GetSymbol(goja.SymIterator)) {
+				return errors.New("jsworker: the allocation guard cannot guard the string iterator")
 			}
 		}
 	}
@@ -240,9 +332,14 @@ func guardView(rt *goja.Runtime, ctor goja.Value, size float64) {
 }
 
 // guardViewOK makes the typed-array constructor ctor refuse a length (or an array-like's length) whose bytes exceed
-// MaxAllocationBytes. A buffer or another view as the first argument allocates nothing new or is bounded by it.
+// MaxAllocationBytes (a buffer or another view as the first argument allocates nothing new or is bounded by it), and
+// has typed arrays' iteration poll (iterstop.go).
 func guardViewOK(rt *goja.Runtime, ctor goja.Value, size float64) bool {
 	o, _ := ctor.(*goja.Object)
+	return guardViewLength(rt, o, size) && guardTypedArrayIteration(rt, o)
+}
+
+func guardViewLength(rt *goja.Runtime, o *goja.Object, size float64) bool {
 	return gojainternal.GuardConstruct(o, func(args []goja.Value) {
 		if len(args) == 0 {
 			return
@@ -295,6 +392,16 @@ func guardMethodOK(rt *goja.Runtime, fn *goja.Object, guard func(*goja.Runtime, 
 
 // The method guards convert the receiver and the arguments once, check, and call goja's method with the converted
 // values (so that a valueOf or toString runs once, as without the guard).
+
+// stringRegExpMethods are String.prototype's methods whose hooks guard the realm's RegExp.prototype
+// (regexpstop.go).
+var stringRegExpMethods = map[string]bool{"match": true, "matchAll": true, "replace": true, "replaceAll": true,
+	"search": true, "split": true}
+
+// both is a template hook that runs a, then b.
+func both(a, b func(*goja.Runtime, goja.Value)) func(*goja.Runtime, goja.Value) {
+	return func(rt *goja.Runtime, v goja.Value) { a(rt, v); b(rt, v) }
+}
 
 // guardRepeat is String.prototype.repeat(count).
 func guardRepeat(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {

@@ -22,26 +22,35 @@ func TestWorker_BudgetStopsABuildingParse(t *testing.T) {
 		"stringify": `JSON.stringify(new Array(2e7), null, 10)`, // some 320 MB of text from a sparse array
 	} {
 		t.Run(name, func(t *testing.T) {
-			w, other, rec := spawnBudgeted(t, `var text = "[" + "{},".repeat(2e6) + "{}]";
-				postMessage("started"); var v = `+call+`; postMessage("returned")`, budget)
-			rt := goja.New()
-			if v, err := w.Receive(rt, time.Minute); err != nil || v.String() != "started" {
-				t.Fatalf("first message = %v, %v", v, err)
-			}
-			if err := w.Join(joinOOM); !errors.Is(err, core.ErrWorkerOutOfMemory) {
-				t.Fatalf("Join = %v, want ErrWorkerOutOfMemory", err)
-			}
-			if v, err := w.Receive(rt, 0); err == nil {
-				t.Fatalf("the call returned: the worker posted %v", v)
-			}
-			rec.mu.Lock()
-			recs := rec.recs
-			rec.mu.Unlock()
-			if len(recs) != 1 || recs[0].Kind != core.ErrorOutOfMemory || !strings.HasPrefix(recs[0].Message, core.OutOfMemoryMessage) {
-				t.Fatalf("records = %+v, want one ErrorOutOfMemory", recs)
-			}
-			t.Log(recs[0].Message)
-			roundTrips(t, other, 20)
+			t.Log(budgetStopsInside(t, `var text = "[" + "{},".repeat(2e6) + "{}]";
+				postMessage("started"); var v = `+call, budget))
 		})
 	}
+}
+
+// budgetStopsInside runs src, which posts "started" and then makes one native call that should never return, in
+// a worker with the given budget. It checks that the worker was ended for its memory inside the call (Join reports
+// ErrWorkerOutOfMemory, one ErrorOutOfMemory record, nothing posted after the call) while another worker goes on
+// answering, and returns the record's message.
+func budgetStopsInside(t *testing.T, src string, budget int64) string {
+	t.Helper()
+	w, other, rec := spawnBudgeted(t, src+`; postMessage("returned")`, budget)
+	rt := goja.New()
+	if v, err := w.Receive(rt, time.Minute); err != nil || v.String() != "started" {
+		t.Fatalf("first message = %v, %v", v, err)
+	}
+	if err := w.Join(joinOOM); !errors.Is(err, core.ErrWorkerOutOfMemory) {
+		t.Fatalf("Join = %v, want ErrWorkerOutOfMemory", err)
+	}
+	if v, err := w.Receive(rt, 0); err == nil {
+		t.Fatalf("the call returned: the worker posted %v", v)
+	}
+	rec.mu.Lock()
+	recs := rec.recs
+	rec.mu.Unlock()
+	if len(recs) != 1 || recs[0].Kind != core.ErrorOutOfMemory || !strings.HasPrefix(recs[0].Message, core.OutOfMemoryMessage) {
+		t.Fatalf("records = %+v, want one ErrorOutOfMemory", recs)
+	}
+	roundTrips(t, other, 20)
+	return recs[0].Message
 }

@@ -21,10 +21,11 @@ import (
 var symHooks struct {
 	once          sync.Once
 	err           error
-	symPropsOff   uintptr      // objectTemplate.symProps
-	symPropsType  reflect.Type // map[*goja.Symbol]templatePropFactory
-	symValuesOff  uintptr      // baseObject.symValues, in a templated array (Array.prototype)
-	symValuesType reflect.Type // *goja.orderedMap
+	symPropsOff   uintptr         // objectTemplate.symProps
+	symPropsType  reflect.Type    // map[*goja.Symbol]templatePropFactory
+	symValuesOff  uintptr         // baseObject.symValues, in a templated array (Array.prototype) and object (String.prototype)
+	symValuesType reflect.Type    // *goja.orderedMap
+	templated     [2]reflect.Type // the impl types SymbolsMade reads: Array.prototype's, String.prototype's
 }
 
 // SymbolHooks returns the error of the probe, nil when WithSymbolHooks and SymbolsMade work.
@@ -64,14 +65,31 @@ func locateSymHooks() (err error) {
 	if it == nil || it.Kind() != reflect.Pointer || it.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("Array.prototype is a %v", it)
 	}
-	symHooks.symValuesOff, err = fieldOffset(it.Elem(), "symValues", func(ft reflect.Type) bool {
+	isMap := func(ft reflect.Type) bool {
 		if ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.Struct && ft.Elem().Name() == "orderedMap" {
 			symHooks.symValuesType = ft
 			return true
 		}
 		return false
-	})
-	return err
+	}
+	if symHooks.symValuesOff, err = fieldOffset(it.Elem(), "symValues", isMap); err != nil {
+		return err
+	}
+	// A plain templated object (String.prototype, %TypedArray%.prototype) holds symValues at the same offset.
+	srt := goja.New()
+	sp := implType(srt.ToValue("").ToObject(srt).Prototype())
+	if sp == nil || sp.Kind() != reflect.Pointer || sp.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("String.prototype is a %v", sp)
+	}
+	off, err := fieldOffset(sp.Elem(), "symValues", isMap)
+	if err != nil {
+		return err
+	}
+	if off != symHooks.symValuesOff {
+		return fmt.Errorf("symValues at %d in %v, %d in %v", off, sp, symHooks.symValuesOff, it)
+	}
+	symHooks.templated = [2]reflect.Type{it, sp}
+	return nil
 }
 
 // WithSymbolHooks returns a template like t (installed the same way, Install) whose factory of each symbol in hooks,
@@ -109,10 +127,14 @@ func (t *Template) withSymbolHooks(hooks map[*goja.Symbol]func(rt *goja.Runtime,
 	return &Template{base: t.base, derived: d.UnsafePointer(), hooked: t.hooked}, nil
 }
 
-// SymbolsMade reports whether o, a templated array such as Array.prototype, has made its symbol properties; ok is
-// false when that cannot be read (another kind of object, or the probe failed). Only on o's runtime's goroutine.
+// SymbolsMade reports whether o, a templated prototype such as Array.prototype, String.prototype or
+// %TypedArray%.prototype, has made its symbol properties; ok is false when that cannot be read (another kind of
+// object, or the probe failed). Only on o's runtime's goroutine.
 func SymbolsMade(o *goja.Object) (made, ok bool) {
-	if SymbolHooks() != nil || o == nil || implType(o) != implType(goja.New().NewArray().Prototype()) {
+	if SymbolHooks() != nil || o == nil {
+		return false, false
+	}
+	if it := implType(o); it != symHooks.templated[0] && it != symHooks.templated[1] {
 		return false, false
 	}
 	return symbolsMade(o), true
@@ -177,6 +199,16 @@ func verifySymHooks() (err error) {
 	}
 	if !symbolsMade(proto) {
 		return errors.New("after a symbol lookup Array.prototype has not made its symbol properties")
+	}
+	sp := rt.ToValue("").ToObject(rt).Prototype()
+	if symbolsMade(sp) {
+		return errors.New("a fresh String.prototype has made its symbol properties")
+	}
+	if v, err := rt.RunString(`[..."ab"].join()`); err != nil || v.String() != "a,b" {
+		return fmt.Errorf("a string's spread: %v, %v", v, err)
+	}
+	if !symbolsMade(sp) {
+		return errors.New("after a string's spread String.prototype has not made its symbol properties")
 	}
 	return nil
 }

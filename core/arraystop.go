@@ -80,6 +80,31 @@ func callbackGuard(each int, right bool) func(*goja.Runtime, goja.FunctionCall, 
 	}
 }
 
+// reverseGuard routes reverse (and copyWithin: inPlaceGuard), unless the receiver is goja's usual array with every slot stored and the realm's
+// Array.prototype: goja swaps those in place (a dense array is as long as memory allows, and fast), where every
+// other long receiver took goja's index-by-index loop (`new Array(2**32 - 1).reverse()`: two billion pairs).
+func reverseGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	return inPlaceGuard(rt, call, orig, func(r *arraybuiltin.Realm, o *goja.Object, n float64, _ []goja.Value) goja.Value {
+		return arraybuiltin.Reverse(r, o, n)
+	})
+}
+
+// inPlaceGuard routes a method that moves a receiver's elements in place: walk, unless the receiver is short or
+// goja's dense array of the realm's Array.prototype (goja moves those slots at once).
+func inPlaceGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc, walk func(*arraybuiltin.Realm, *goja.Object, float64, []goja.Value) goja.Value) goja.Value {
+	if nullish(call.This) {
+		return orig(call)
+	}
+	o, n, long := longReceiver(rt, call.This)
+	if !long {
+		return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
+	}
+	if stored, ok := gojainternal.ArrayStored(o); ok && float64(stored) == n && o.Prototype() == rt.NewArray().Prototype() {
+		return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
+	}
+	return walk(walkRealm(rt), o, n, call.Arguments)
+}
+
 // arrayWalkGuards are the Array.prototype methods routed to arraybuiltin past its threshold.
 var arrayWalkGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
 	"indexOf":     searchGuard(arraybuiltin.IndexOf),
@@ -90,4 +115,16 @@ var arrayWalkGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainte
 	"some":        callbackGuard(arraybuiltin.Some, false),
 	"reduce":      callbackGuard(-1, false),
 	"reduceRight": callbackGuard(-1, true),
+	"reverse":     reverseGuard,
+	"copyWithin": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		return inPlaceGuard(rt, call, orig, arraybuiltin.CopyWithin)
+	},
+	"shift": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		return inPlaceGuard(rt, call, orig, func(r *arraybuiltin.Realm, o *goja.Object, n float64, _ []goja.Value) goja.Value {
+			return arraybuiltin.Shift(r, o, n)
+		})
+	},
+	"unshift": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		return inPlaceGuard(rt, call, orig, arraybuiltin.Unshift)
+	},
 }

@@ -37,6 +37,10 @@ var searches = []string{
 	`3, {valueOf() { log.push("valueOf"); return 1 }}`, ``, `"1"`, `null, 2`,
 }
 
+// copies are copyWithin's argument lists: forwards, backwards (overlapping), negative, clamped, valueOf.
+var copies = []string{`0, 3`, `1, 0`, `2, 0, 3`, `-2, 0`, `0, -3, -1`, `4, 1, 2`, `1e9, 0`, `0, 69990`, `69995, 2, 9`,
+	`{valueOf() { log.push("t"); return 1 }}, {valueOf() { log.push("s"); return 0 }}, {valueOf() { log.push("e"); return 99999 }}`}
+
 // callbacks are the callback methods' argument lists; cb logs each call and answers the method's needs.
 var callbacks = map[string][]string{
 	"forEach":     {`cb`, `function (x, i, o) { log.push(x + ":" + i); if (i == 0) { o.length > 2 && delete o[2]; } }, "t"`},
@@ -86,6 +90,14 @@ func TestDifferential(t *testing.T) {
 		"reduceRight": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
 			return Reduce(r, o, n, true, fnArg(c), c.Arguments[1:])
 		}),
+		"reverse": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Reverse(r, o, n) }),
+		"copyWithin": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
+			return CopyWithin(r, o, n, c.Arguments)
+		}),
+		"shift": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Shift(r, o, n) }),
+		"unshift": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
+			return Unshift(r, o, n, c.Arguments)
+		}),
 	}
 	ourObj := rt.NewObject()
 	for name, f := range methods {
@@ -109,26 +121,39 @@ func TestDifferential(t *testing.T) {
 				if long && testing.Short() && i%4 != 0 {
 					continue // (a long receiver walked index by index: seconds under -race)
 				}
-				check(t, run, recv, m, args, &cases)
+				check(t, run, recv, m, args, &cases, "%s")
 			}
+		}
+		// reverse, copyWithin: the receiver's own properties after, and whether the call answered the receiver
+		after := "(function () { var o = " + recv + "; var res = %s; " +
+			"return (res === o ? 'o' : String(res)) + JSON.stringify(Object.getOwnPropertyNames(o).map(k => k + '=' + String(o[k]))) })()"
+		check(t, run, "o", "reverse", "", &cases, after)
+		check(t, run, "o", "shift", "", &cases, after)
+		for _, args := range []string{``, `"a"`, `"a", undefined, 3`} {
+			check(t, run, "o", "unshift", args, &cases, after)
+		}
+		for _, args := range copies {
+			check(t, run, "o", "copyWithin", args, &cases, after)
 		}
 		for m, argLists := range callbacks {
 			for _, args := range argLists {
 				if strings.HasPrefix(recv, "new Proxy") {
 					continue // goja's callback methods read a Proxy without HasProperty (no has trap, holes visited): TestProxyCallbacks
 				}
-				check(t, run, recv, m, args, &cases)
+				check(t, run, recv, m, args, &cases, "%s")
 			}
 		}
 	}
 	t.Logf("%d cases", cases)
 }
 
-func check(t *testing.T, run func(string) string, recv, m, args string, cases *int) {
+// check compares the call of m on recv with args through goja's method and ours, inside wrap (a format with one
+// %s for the call).
+func check(t *testing.T, run func(string) string, recv, m, args string, cases *int, wrap string) {
 	t.Helper()
 	*cases++
 	call := func(target string) string {
-		return fmt.Sprintf("%s.%s.call(%s%s)", target, m, recv, map[bool]string{true: "", false: ", " + args}[args == ""])
+		return fmt.Sprintf(wrap, fmt.Sprintf("%s.%s.call(%s%s)", target, m, recv, map[bool]string{true: "", false: ", " + args}[args == ""]))
 	}
 	want := run(call("Array.prototype"))
 	got := run(call("ours"))

@@ -1,8 +1,9 @@
 // Package arraybuiltin is a stoppable implementation of the Array.prototype methods whose goja versions walk a
 // receiver's whole length in one native call, with no JavaScript between two steps (indexOf, lastIndexOf, includes
-// and the callback methods over holes: forEach, every, some, reduce, reduceRight). A script chooses that length
-// (`new Array(2**32 - 1).indexOf(1)` takes goja minutes), and goja looks at its interrupt flag only between VM
-// instructions, so nothing — a worker's terminate, a time limit, a memory budget — could stop the call.
+// and the callback methods over holes: forEach, every, some, reduce, reduceRight; and reverse, copyWithin, shift,
+// unshift). A script chooses that length (`new Array(2**32 - 1).indexOf(1)` takes goja minutes), and goja looks at
+// its interrupt flag only between VM instructions, so nothing — a worker's terminate, a time limit, a memory budget
+// — could stop the call.
 //
 // core routes a call here only when the receiver's length is over Threshold, so ordinary arrays keep goja's own
 // code. The methods follow the specification's order of observable steps (HasProperty, then Get, per index) and

@@ -85,6 +85,7 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	hooks["Reflect"] = guardReflect     // allocguard_lists.go
 	hooks["Object"] = objectMade        // allocguard_keys.go
 	hooks["RegExp"] = regexpMade        // regexpstop.go
+	hooks["Array"] = arrayMade          // arraystop.go: Array.from
 	if _, err := objectTemplate(); err != nil {
 		return nil, err
 	}
@@ -214,7 +215,7 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		for _, v := range guardedViews {
 			made = append(made, v.name)
 		}
-		made = append(made, "eval", "Reflect", "Object", "RegExp")
+		made = append(made, "eval", "Reflect", "Object", "RegExp", "Array")
 	}
 	for _, name := range made {
 		ctor, ok := gojainternal.TemplateValue(rt, g, name)
@@ -233,6 +234,10 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		}
 		if name == "RegExp" {
 			regexpMade(rt, ctor)
+			continue
+		}
+		if name == "Array" {
+			arrayMade(rt, ctor)
 			continue
 		}
 		if name == "Object" {

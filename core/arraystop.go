@@ -1,6 +1,8 @@
 package core
 
 import (
+	"strconv"
+
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/internal/arraybuiltin"
 	"github.com/jsworker/jsworker/internal/depthguard"
@@ -127,4 +129,69 @@ var arrayWalkGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainte
 	"unshift": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
 		return inPlaceGuard(rt, call, orig, arraybuiltin.Unshift)
 	},
+}
+
+// arrayMade is the hook of the global Array: its `from` is guarded in place (guardArrayFrom).
+func arrayMade(rt *goja.Runtime, v goja.Value) {
+	ctor, _ := v.(*goja.Object)
+	if ctor == nil {
+		return
+	}
+	if from, _ := ctor.Get("from").(*goja.Object); from != nil {
+		gojainternal.GuardCallOver(from, func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
+			return guardArrayFrom(rt, ctor, call, orig)
+		})
+	}
+}
+
+// guardArrayFrom is Array.from(items, mapFn, thisArg) called on the realm's Array with an object that has no
+// Symbol.iterator: goja reads such an array-like's elements in one Go loop into a slice as long as its length
+// (`Array.from({length: 2**32 - 1})`: Go's fatal out of memory at once; Node aborts the process too). Here the
+// length is checked first — more elements than an array may have, or than the allocation cap holds at 16 bytes an
+// element, is a RangeError "Invalid array length" — and the elements are read in the specification's order with a
+// poll every arraybuiltin.PollEvery, what is read so far counted as built. Other calls are goja's.
+func guardArrayFrom(rt *goja.Runtime, ctor *goja.Object, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	items, _ := call.Argument(0).(*goja.Object)
+	if items == nil || call.This != goja.Value(ctor) || gojainternal.ObjectKind(items) == gojainternal.KindProxy {
+		return orig(call)
+	}
+	var mapFn goja.Callable
+	if m := call.Argument(1); !goja.IsUndefined(m) {
+		fn, ok := goja.AssertFunction(m)
+		if !ok {
+			return orig(call) // goja's TypeError
+		}
+		mapFn = fn
+	}
+	if it := items.GetSymbol(goja.SymIterator); it != nil && !goja.IsUndefined(it) && !goja.IsNull(it) {
+		return orig(call) // the iterator's path (its next polls: iterstop.go)
+	}
+	n := toLength(items.Get("length"))
+	if n > maxListLength || n*16 > float64(MaxAllocationBytes) {
+		panic(rangeError(rt, "Invalid array length"))
+	}
+	r := walkRealm(rt)
+	cp, _ := checkpointKey.Get(rt)
+	values := make([]any, 0, int(min(n, arraybuiltin.Threshold)))
+	for k := 0; k < int(n); k++ {
+		if k > 0 && k%arraybuiltin.PollEvery == 0 {
+			if r.Poll != nil {
+				pollBuilding(r, cp, int64(k)*16) // regexpstop.go
+			}
+			gojainternal.EndIfInterrupted(rt)
+		}
+		key := strconv.Itoa(k)
+		v := items.Get(key)
+		if v == nil {
+			v = goja.Undefined()
+		}
+		if mapFn != nil {
+			var err error
+			if v, err = mapFn(call.Argument(2), v, rt.ToValue(k)); err != nil {
+				panic(err)
+			}
+		}
+		values = append(values, v)
+	}
+	return rt.NewArray(values...)
 }

@@ -40,8 +40,9 @@ func TestWorker_TerminateLongIteration(t *testing.T) {
 func TestWorker_BudgetStopsALongIteration(t *testing.T) {
 	const budget = 8 << 20
 	for name, src := range map[string]string{ // inputs well within the budget, whose spread is not
-		"typed array spread":  `const a = new Uint8Array(2**22); postMessage("started"); postMessage([...a].length)`,
-		"Array.from a string": `const s = "x".repeat(2**21); postMessage("started"); postMessage(Array.from(s).length)`,
+		"typed array spread":       `const a = new Uint8Array(2**22); postMessage("started"); postMessage([...a].length)`,
+		"Array.from a string":      `const s = "x".repeat(2**21); postMessage("started"); postMessage(Array.from(s).length)`,
+		"Array.from an array-like": `postMessage("started"); postMessage(Array.from({length: 2**22}).length)`, // arraystop.go
 	} {
 		t.Run(name, func(t *testing.T) {
 			budgetStopsInside(t, src, budget)

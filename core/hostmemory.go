@@ -39,6 +39,7 @@ type hostMem struct {
 // newHostMem makes the accounting of the realm whose runtime measure measures.
 func newHostMem(measure func() int64) *hostMem {
 	m := &hostMem{}
+	m.cp.Limited = func() bool { return MemoryLimit() > 0 } // (a host realm answers to the process's cap only)
 	m.cp.Run = func() {
 		if !m.cp.Want.Swap(false) {
 			return

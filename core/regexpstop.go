@@ -335,8 +335,8 @@ func chargeAhead(rt *goja.Runtime, built int64) {
 		return
 	}
 	cp, _ := checkpointKey.Get(rt)
-	if cp == nil || cp.Run == nil {
-		return
+	if cp == nil || cp.Run == nil || (cp.Limited != nil && !cp.Limited()) {
+		return // (no limit could act: no measurement, whose graph walk would be paid on every such call)
 	}
 	cp.Building += built
 	cp.Want.Store(true)

@@ -132,6 +132,7 @@ func newWorker(id uint64, kind Kind, filename string, opts Options, dbg *inspect
 	}
 	w.ev = w.newLoop()
 	w.mem.cp.Run = w.memCheckpoint
+	w.mem.cp.Limited = func() bool { return opts.MaxHeapBytes > 0 || MemoryLimit() > 0 }
 	if opts.MaxHeapBytes > 0 {
 		w.mem.cp.Poll = w.memPoll
 	}

@@ -69,11 +69,15 @@ func Install(rt *goja.Runtime, limit int) error {
 // estimate, in bytes: a JSON.parse's values, a JSON.stringify's text): memory no measurement of the realm's graph
 // can see. The calls add to it at their polls, before Poll and Run, and take back what they added as they end
 // (normally or not), so Run can add it to what it measures. Realm goroutine only; 0 when no such call runs.
+//
+// Limited, if not nil, reports whether a measurement can end the realm at all (a budget, the process's cap): a call
+// that would force a measurement only so that a limit can act on what it is about to make asks it first.
 type Checkpoint struct {
 	Want     atomic.Bool
 	Run      func()
 	Poll     func()
 	Building int64
+	Limited  func() bool
 }
 
 // PollEvery is how many guarded function entries pass between two calls of Checkpoint.Poll.

@@ -283,6 +283,8 @@ func (c *context) errorValue(err error) goja.Value {
 		je = terminationError(err)
 	case errors.As(err, &so):
 		je = &jsError{ctor: "RangeError", msg: "Maximum call stack size exceeded"}
+	case errors.Is(err, core.ErrInternal): // a Go runtime error inside the entry (HostRealm.Enter), as fence says it
+		je = &jsError{ctor: "Error", name: "InternalError", msg: err.Error()}
 	case errors.As(err, &je):
 	default:
 		je = &jsError{ctor: "TypeError", msg: err.Error()}
@@ -325,7 +327,8 @@ func fail(c *context, exception *uintptr, err error) {
 // fence is deferred first in every export that takes a context. It recovers a panic and reports it as an exception
 // named InternalError in the context, when the call had an exception slot and a valid context of the calling
 // thread; otherwise it writes the panic to stderr. The export then returns its zero result (NULL, false, 0): the
-// documented failure value. The context stays usable: goja restores its own state when a panic unwinds through it.
+// documented failure value. The context stays usable: goja restores its own state when a panic unwinds through it, and
+// a Go runtime error inside an entry comes out of HostRealm.Enter as core.ErrInternal, its entry record intact.
 func fence(fn string, ctxH uintptr, exception *uintptr) {
 	if r := recover(); r != nil {
 		reportPanic(fn, ctxH, exception, r)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/dop251/goja"
 	"github.com/jsworker/jsworker/clone"
+	"github.com/jsworker/jsworker/internal/arraybuiltin"
 	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 	"github.com/jsworker/jsworker/internal/jsutil"
@@ -63,7 +64,7 @@ var guardedViews = [...]struct {
 
 // lazyTemplates are the derived templates of the realms' global object, String.prototype and Array.prototype,
 // made once per process.
-type lazyTemplates struct{ global, stringProto, arrayProto, funcProto *gojainternal.Template }
+type lazyTemplates struct{ global, stringProto, arrayProto, funcProto, objectProto *gojainternal.Template }
 
 // typedProtoTemplate is %TypedArray%.prototype's derived template (typedArrayTemplate), made with the others; nil
 // without symbol hooks. (Not in lazyTemplates: the typed-array constructors' hook, which lazyGuard makes, reads it.)
@@ -136,8 +137,14 @@ var lazyGuard = sync.OnceValues(func() (*lazyTemplates, error) {
 	if err != nil {
 		return nil, err
 	}
+	obj, err := gojainternal.DeriveTemplate(sample.NewObject().Prototype(), map[string]func(*goja.Runtime, goja.Value){
+		"toLocaleString": guardMethod(guardObjectToLocaleString),
+	})
+	if err != nil {
+		return nil, err
+	}
 	typedProtoTemplate.Store(typed)
-	return &lazyTemplates{global: global, stringProto: str, arrayProto: arr, funcProto: fn}, nil
+	return &lazyTemplates{global: global, stringProto: str, arrayProto: arr, funcProto: fn, objectProto: obj}, nil
 })
 
 // typedArrayTemplate derives %TypedArray%.prototype's template (sample's), whose methods that make array iterators
@@ -267,6 +274,8 @@ func installLazyAllocGuard(rt *goja.Runtime, t *lazyTemplates) error {
 		{rt.NewArray().Prototype(), t.arrayProto, arrayGuards},
 		{functionPrototype(rt), t.funcProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
 			"apply": guardApply}},
+		{rt.NewObject().Prototype(), t.objectProto, map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
+			"toLocaleString": guardObjectToLocaleString}},
 	} {
 		made, ok := p.t.Install(p.proto)
 		if !ok {
@@ -449,7 +458,41 @@ func guardJoin(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallF
 	if n > 1 && (n-1)*float64(strLen(sep)) > maxStringLength {
 		panic(rangeError(rt, "Invalid string length"))
 	}
+	if n > arraybuiltin.Threshold { // arraystop.go
+		return arraybuiltin.Join(walkRealm(rt), joining(rt), o, math.Min(n, 1<<53-1), sep)
+	}
 	return orig(goja.FunctionCall{This: o, Arguments: []goja.Value{sep}})
+}
+
+// guardObjectToLocaleString is Object.prototype.toLocaleString: Invoke(this, "toString"). goja calls the method
+// it reads without looking whether there is one, so `({toString: undefined}).toLocaleString()` was a Go nil
+// dereference — out of a host realm's RunScript, a panic in the host — where V8 throws a TypeError; the guard
+// throws V8's for a toString that is undefined or null, and calls goja's otherwise (its TypeError for one that is
+// not callable).
+func guardObjectToLocaleString(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	if nullish(call.This) {
+		return orig(call) // goja's TypeError
+	}
+	o, _ := call.This.(*goja.Object)
+	if o == nil {
+		o = call.This.ToObject(rt)
+	}
+	switch f := o.Get("toString"); {
+	case f == nil || goja.IsUndefined(f):
+		panic(rt.NewTypeError("undefined is not a function"))
+	case goja.IsNull(f):
+		panic(rt.NewTypeError("object null is not a function"))
+	default:
+		fn, ok := goja.AssertFunction(f)
+		if !ok {
+			return orig(call)
+		}
+		v, err := fn(call.This)
+		if err != nil {
+			panic(err)
+		}
+		return v
+	}
 }
 
 // guardFill is Array.prototype.fill(value, start, end): a dense fill of more slots than MaxAllocationBytes holds

@@ -21,10 +21,26 @@ import (
 // checkpointKey holds a realm's memory checkpoint (set by installDepthGuard) for the long walks' polls.
 var checkpointKey = realmdata.NewKey[*depthguard.Checkpoint]("core.checkpoint")
 
+// joiningKey holds a realm's arraybuiltin.Joining: the receivers of the joins and toLocaleStrings of arraybuiltin
+// running on it, for their cycle check (goja's own joins keep their own stack; a cycle through both kinds is met
+// again on one of the two).
+var joiningKey = realmdata.NewKey[*arraybuiltin.Joining]("core.joining")
+
+// joining is rt's Joining, made on first use.
+func joining(rt *goja.Runtime) *arraybuiltin.Joining {
+	if j, ok := joiningKey.Get(rt); ok && j != nil {
+		return j
+	}
+	j := &arraybuiltin.Joining{}
+	joiningKey.Set(rt, j)
+	return j
+}
+
 // walkRealm is what arraybuiltin needs of rt: its checkpoint, run at each poll as the JSON builtins run it.
 func walkRealm(rt *goja.Runtime) *arraybuiltin.Realm {
-	r := &arraybuiltin.Realm{RT: rt}
+	r := &arraybuiltin.Realm{RT: rt, RangeError: func(msg string) { panic(rangeError(rt, msg)) }}
 	if cp, ok := checkpointKey.Get(rt); ok && cp != nil {
+		r.Building = &cp.Building
 		r.Poll = func() {
 			if cp.Poll != nil {
 				cp.Poll()
@@ -91,8 +107,9 @@ func reverseGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.Ca
 	})
 }
 
-// inPlaceGuard routes a method that moves a receiver's elements in place: walk, unless the receiver is short or
-// goja's dense array of the realm's Array.prototype (goja moves those slots at once).
+// inPlaceGuard routes a method that moves a receiver's elements in place, or copies some of them (slice): walk,
+// unless the receiver is short or goja's dense array of the realm's Array.prototype (goja moves or copies those
+// slots at once; a dense array is as long as memory allows).
 func inPlaceGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc, walk func(*arraybuiltin.Realm, *goja.Object, float64, []goja.Value) goja.Value) goja.Value {
 	if nullish(call.This) {
 		return orig(call)
@@ -129,6 +146,86 @@ var arrayWalkGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainte
 	"unshift": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
 		return inPlaceGuard(rt, call, orig, arraybuiltin.Unshift)
 	},
+	"slice": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		return inPlaceGuard(rt, call, orig, arraybuiltin.Slice)
+	},
+	"splice": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		return inPlaceGuard(rt, call, orig, arraybuiltin.Splice)
+	},
+	"concat": concatGuard,
+	"toLocaleString": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		if nullish(call.This) {
+			return orig(call)
+		}
+		o, n, long := longReceiver(rt, call.This)
+		if !long {
+			return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
+		}
+		return arraybuiltin.ToLocaleString(walkRealm(rt), joining(rt), o, n)
+	},
+	// flat and flatMap are always ours: goja's recursion has no bound (`c[0] = c; c.flat(Infinity)` overflowed
+	// the Go stack, fatally), and its loop none either.
+	"flat": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		if nullish(call.This) {
+			return orig(call)
+		}
+		o, n, _ := longReceiver(rt, call.This)
+		return arraybuiltin.Flat(walkRealm(rt), o, n, call.Argument(0))
+	},
+	"flatMap": func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		if nullish(call.This) {
+			return orig(call)
+		}
+		o, n, _ := longReceiver(rt, call.This)
+		fn, ok := goja.AssertFunction(call.Argument(0))
+		if !ok {
+			return orig(goja.FunctionCall{This: o, Arguments: call.Arguments}) // goja's TypeError, after the length
+		}
+		return arraybuiltin.FlatMap(walkRealm(rt), o, n, fn, call.Argument(1))
+	},
+}
+
+// concatGuard routes concat when the receiver or an argument is an object goja would walk index by index without
+// bound: an array longer than the threshold whose slots are not all stored, or any object that is not goja's
+// array (an array-like is spread when its Symbol.isConcatSpreadable says so, whatever its length:
+// `[].concat({length: 2**53 - 1, [Symbol.isConcatSpreadable]: true})`). Dense arrays stay goja's (their lengths
+// are what memory holds), unless together they are more elements than the allocation cap holds, which ours then
+// build with polls, counted, so that the cap or a budget stops them; past 2**22 elements in all the realm is
+// measured first with what goja will make counted (chargeAhead), so that a budget ends the worker before.
+func concatGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	if nullish(call.This) {
+		return orig(call)
+	}
+	o := call.This.ToObject(rt)
+	total, ours := 0.0, false
+	for i := -1; i < len(call.Arguments) && !ours; i++ {
+		e := goja.Value(o)
+		if i >= 0 {
+			e = call.Arguments[i]
+		}
+		eo, _ := e.(*goja.Object)
+		if eo == nil {
+			total++
+			continue
+		}
+		l, isArray := gojainternal.ArrayLength(eo)
+		stored, _ := gojainternal.ArrayStored(eo)
+		switch {
+		case !isArray:
+			ours = true
+		case l > arraybuiltin.Threshold && stored != int(l):
+			ours = true
+		default:
+			total += float64(l)
+		}
+	}
+	if ours || total > maxArrayElements() {
+		return arraybuiltin.Concat(walkRealm(rt), o, call.Arguments)
+	}
+	if total > 1<<22 {
+		chargeAhead(rt, int64(total)*16)
+	}
+	return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
 }
 
 // arrayMade is the hook of the global Array: its `from` is guarded in place (guardArrayFrom).
@@ -171,12 +268,17 @@ func guardArrayFrom(rt *goja.Runtime, ctor *goja.Object, call goja.FunctionCall,
 		panic(rangeError(rt, "Invalid array length"))
 	}
 	r := walkRealm(rt)
-	cp, _ := checkpointKey.Get(rt)
+	if r.Building != nil { // what is read so far counts as built, at a measurement inside a getter or mapFn too
+		defer func(b *int64, was int64) { *b = was }(r.Building, *r.Building)
+	}
 	values := make([]any, 0, int(min(n, arraybuiltin.Threshold)))
 	for k := 0; k < int(n); k++ {
 		if k > 0 && k%arraybuiltin.PollEvery == 0 {
+			if r.Building != nil {
+				*r.Building += arraybuiltin.PollEvery * 16
+			}
 			if r.Poll != nil {
-				pollBuilding(r, cp, int64(k)*16) // regexpstop.go
+				r.Poll()
 			}
 			gojainternal.EndIfInterrupted(rt)
 		}

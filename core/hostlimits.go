@@ -3,6 +3,7 @@ package core
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -19,6 +20,11 @@ var (
 	// ErrExecutionTimeLimit: the realm's execution time limit stopped the
 	// script. errors.Is(err, ErrExecutionTerminated) holds too.
 	ErrExecutionTimeLimit = fmt.Errorf("%w: execution time limit exceeded", ErrExecutionTerminated)
+
+	// ErrInternal: a fault inside the engine or a host function (a Go
+	// runtime error: a nil dereference, an index out of range) ended the
+	// entry. It is a bug to report; the realm stays usable.
+	ErrInternal = errors.New("jsworker: internal error")
 )
 
 // entryGuard is a host realm's record of its top-level entries into
@@ -112,15 +118,27 @@ func (h *HostRealm) ClearExecutionTimeLimit() {
 // goroutine: TerminateExecution and the time limit stop what fn runs.
 // Entries nest; only the outermost one is timed, and a stop unwinds to it.
 // An error that is the stop itself comes back as ErrExecutionTerminated or
-// ErrExecutionTimeLimit; other errors are fn's own.
-func (h *HostRealm) Enter(fn func() error) error {
+// ErrExecutionTimeLimit; a Go runtime error panicking out of fn (goja's
+// or a host function's bug) comes back from the outermost entry as
+// ErrInternal, the realm's record of its entries intact; other errors are
+// fn's own.
+func (h *HostRealm) Enter(fn func() error) (err error) {
 	outer := h.beginEntry()
-	err := fn()
-	why := h.endEntry(outer)
-	if why != nil && isInterrupt(err) {
-		return why
-	}
-	return err
+	defer func() {
+		why := h.endEntry(outer)
+		if p := recover(); p != nil {
+			re, ok := p.(runtime.Error)
+			if !ok || !outer {
+				panic(p) // (an inner entry's: to the outermost, through goja's frames, which restore their state)
+			}
+			err = fmt.Errorf("%w: %v", ErrInternal, re)
+			return
+		}
+		if why != nil && isInterrupt(err) {
+			err = why
+		}
+	}()
+	return fn()
 }
 
 // isInterrupt reports whether err is goja's uncatchable interruption.

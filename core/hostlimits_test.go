@@ -185,6 +185,60 @@ func TestHostRealm_Enter(t *testing.T) {
 	}
 }
 
+// A Go runtime error inside an entry — here a host function's nil map, before stop 30 also goja's own
+// `({toString: undefined}).toLocaleString()` — is the entry's ErrInternal, not a panic in the host; the realm keeps
+// its record of entries (a nested one's fault reaches the outermost), so it runs the next script, and a
+// TerminateExecution and a time limit then stop what they should.
+func TestHostRealm_InternalFaultIsAnError(t *testing.T) {
+	h, started := openRealm(t, core.HostRealmOptions{})
+	rt := h.Runtime()
+	_ = rt.Set("fault", func() {
+		var m map[string]int
+		m["x"] = 1
+	})
+	_ = rt.Set("nested", func() {
+		_ = h.Enter(func() error { _, err := rt.RunString(`fault()`); return err })
+	})
+	for _, src := range []string{`try { fault() } catch (e) { "caught" }`, `try { nested() } catch (e) { "caught" } finally { }`} {
+		_, err := h.RunScript("fault.js", src)
+		if !errors.Is(err, core.ErrInternal) || !strings.Contains(err.Error(), "nil map") {
+			t.Fatalf("%s: RunScript = %v, want ErrInternal", src, err)
+		}
+	}
+	v, err := h.RunScript("after.js", `try { ({toString: undefined}).toLocaleString() } catch (e) { e.name + ": " + e.message + " " + 6 * 7 }`)
+	if err != nil || v.String() != "TypeError: undefined is not a function 42" {
+		t.Fatalf("after the faults = %v, %v", v, err)
+	}
+	at := terminateWhenStarted(h, started)
+	if _, err := h.RunScript("spin.js", `started(); for (;;) {}`); !errors.Is(err, core.ErrExecutionTerminated) {
+		t.Fatalf("terminated after the faults = %v", err)
+	}
+	<-at
+	h.SetExecutionTimeLimit(20*time.Millisecond, nil)
+	defer h.ClearExecutionTimeLimit()
+	if _, err := h.RunScript("limit.js", `for (;;) {}`); !errors.Is(err, core.ErrExecutionTimeLimit) {
+		t.Fatalf("time limit after the faults = %v", err)
+	}
+}
+
+// Two builtins of goja's dereferenced a nil method, which ended a worker with an internal error (and was a Go
+// panic out of a Go host's RunScript): now TypeErrors the script catches, the first V8's.
+func TestWorker_GojaNilMethodsAreTypeErrors(t *testing.T) {
+	wk := spawn(t, `const out = [];
+		try { ({toString: undefined}).toLocaleString() } catch (e) { out.push(e.name + ": " + e.message) }
+		try { Object.prototype.toLocaleString.call({toString: null}) } catch (e) { out.push(e.message) }
+		class R extends RegExp { constructor(...a) { super(...a); this.exec = undefined } }
+		try { "a,b".split(new R(",")) } catch (e) { out.push(e.name) }
+		out.push(({toString() { return "t" }}).toLocaleString(), [1, [2]].toLocaleString(), "a,b".split(/,/).length);
+		postMessage(out.join(";"))`, core.Options{})
+	v, err := wk.Receive(goja.New(), time.Minute)
+	if want := "TypeError: undefined is not a function;object null is not a function;TypeError;t;1,2;2"; err != nil || v.String() != want {
+		t.Fatalf("got %v, %v; want %s", v, err, want)
+	}
+	wk.Terminate()
+	join(t, wk)
+}
+
 func containsAll(s string, subs ...string) bool {
 	for _, sub := range subs {
 		if !strings.Contains(s, sub) {

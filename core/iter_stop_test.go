@@ -43,6 +43,7 @@ func TestWorker_BudgetStopsALongIteration(t *testing.T) {
 		"typed array spread":       `const a = new Uint8Array(2**22); postMessage("started"); postMessage([...a].length)`,
 		"Array.from a string":      `const s = "x".repeat(2**21); postMessage("started"); postMessage(Array.from(s).length)`,
 		"Array.from an array-like": `postMessage("started"); postMessage(Array.from({length: 2**22}).length)`, // arraystop.go
+		"Array.from, mapped":       `postMessage("started"); postMessage(Array.from({length: 2**22}, () => 1).length)`,
 	} {
 		t.Run(name, func(t *testing.T) {
 			budgetStopsInside(t, src, budget)

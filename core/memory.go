@@ -48,6 +48,7 @@ type memAccount struct {
 	tasks      atomic.Uint64 // incremented as an outermost task begins and as it ends: odd while one runs
 	hit        atomic.Int32  // memHitBudget or memHitCap once the accounting terminated the worker
 	depth      int           // nested macrotasks, as taskClock.depth
+	builtAt    int64         // cp.Building when the last measurement was made (the worker's thread)
 	watched    bool          // counted in monitor.budgeted (worker's thread: set in memStart, cleared in memEnd)
 
 	// The monitor goroutine's own: the task it saw running at its last look, and since when.
@@ -113,6 +114,7 @@ func (w *Worker) memCheckpoint() {
 	size := gojainternal.ReachableBytes(w.rt) + a.cp.Building // with what a running native call has made so far
 	a.size.Store(size)
 	a.heapAt.Store(int64(heapObjects()))
+	a.builtAt = a.cp.Building
 	a.liveAt.Store(int64(heapLive()))
 	a.measuredAt.Store(monoNow())
 	a.wantSince.Store(0)
@@ -121,16 +123,19 @@ func (w *Worker) memCheckpoint() {
 	}
 }
 
-// memPoll runs on the worker's thread every depthguard.PollEvery function calls of a worker with a budget: when the
-// process heap grew since its last measurement by as much as would make the monitor ask (measureDue's heap rule
-// against the budget), it asks itself. A worker allocating fast is then measured at its own pace, not only when the
-// monitor's 10 ms poll gets the CPU (under load, an 8 MiB budget overshot to hundreds of MiB waiting for it).
+// memPoll runs on the worker's thread every depthguard.PollEvery function calls of a worker with a budget, and at
+// the polls of the long builtins: when the process heap grew since its last measurement by as much as would make
+// the monitor ask (measureDue's heap rule against the budget), or what the running builtins count as built did, it
+// asks itself. A worker allocating fast is then measured at its own pace, not only when the monitor's 10 ms poll
+// gets the CPU (under load, an 8 MiB budget overshot to hundreds of MiB waiting for it; a builtin's loop could end
+// before the monitor asked, and a spread over the budget went unmeasured).
 func (w *Worker) memPoll() {
 	a := &w.mem
 	if a.cp.Want.Load() {
 		return
 	}
-	if int64(heapObjects())-a.heapAt.Load() >= a.step(w.opts.MaxHeapBytes) {
+	step := a.step(w.opts.MaxHeapBytes)
+	if int64(heapObjects())-a.heapAt.Load() >= step || a.cp.Building-a.builtAt >= step {
 		a.cp.Want.Store(true)
 	}
 }

@@ -2,6 +2,7 @@ package core
 
 import (
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -195,19 +196,36 @@ func (g *regexpGuard) split(rt *goja.Runtime) func(gojainternal.CallFunc, goja.F
 	return func(orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
 		rx, _ := call.This.(*goja.Object)
 		if rx == nil {
-			return orig(call)
+			return fencedSplit(rt, orig, call)
 		}
 		s := longString(rt, call)
 		if s == nil || g.exec == nil {
-			return orig(call)
+			return fencedSplit(rt, orig, call)
 		}
 		if std, _ := gojainternal.RegExpStandard(rx); !std || rx.Prototype() != g.proto ||
 			g.proto.Get("exec") != goja.Value(g.exec) || rx.Get("constructor") != goja.Value(g.ctor) ||
 			g.ctor.GetSymbol(goja.SymSpecies) != goja.Value(g.ctor) {
-			return orig(call) // the specification's path, each exec call polled
+			return fencedSplit(rt, orig, call) // the specification's path, each exec call polled
 		}
 		return g.splitLong(rt, rx, s, call.Argument(1))
 	}
+}
+
+// fencedSplit is goja's RegExp.prototype[Symbol.split]. goja calls the splitter's exec without looking whether it is
+// callable, where the specification would use the builtin exec: a species constructor making a RegExp whose exec is
+// undefined (`class R extends RegExp { constructor(...a) { super(...a); this.exec = undefined } }`,
+// `"a,b".split(new R(","))`) was a Go nil dereference, which ended a worker with an internal error. A Go runtime
+// error out of goja's split is a TypeError here (the fault is at the call of exec, before anything else ran).
+func fencedSplit(rt *goja.Runtime, orig gojainternal.CallFunc, call goja.FunctionCall) goja.Value {
+	defer func() {
+		if p := recover(); p != nil {
+			if _, ok := p.(runtime.Error); ok {
+				panic(rt.NewTypeError("RegExp exec method is not callable"))
+			}
+			panic(p)
+		}
+	}()
+	return orig(call)
 }
 
 // splitLong is RegExp.prototype[Symbol.split] (ECMA-262 22.2.6.14) for a standard RegExp. Where the specification

@@ -41,6 +41,27 @@ var searches = []string{
 var copies = []string{`0, 3`, `1, 0`, `2, 0, 3`, `-2, 0`, `0, -3, -1`, `4, 1, 2`, `1e9, 0`, `0, 69990`, `69995, 2, 9`,
 	`{valueOf() { log.push("t"); return 1 }}, {valueOf() { log.push("s"); return 0 }}, {valueOf() { log.push("e"); return 99999 }}`}
 
+// slices, splices and concats are slice's, splice's and concat's argument lists.
+var (
+	slices = []string{``, `1`, `-2`, `1, 3`, `-3, -1`, `0, 1e9`, `69990`, `5, 100001`, `2, 1`, `-Infinity, Infinity`,
+		`{valueOf() { log.push("s"); return 1 }}, {valueOf() { log.push("e"); return 4 }}`}
+	splices = []string{``, `1`, `1, 2`, `-2, 1, "x", "y"`, `1, 0, "a"`, `0, 3, "z"`, `69995, 3`, `2, 1e9`,
+		`5, 2, "a", "b", "c"`, `99990, 5, "q"`, `3, 69990, "a", "b"`,
+		`{valueOf() { log.push("s"); return 1 }}, {valueOf() { log.push("c"); return 1 }}, "i"`}
+	concats = []string{``, `[4, 5]`, `7`, `[, 8]`, `{length: 2, 0: "x", [Symbol.isConcatSpreadable]: true}`,
+		`Object.assign([9], {[Symbol.isConcatSpreadable]: false})`, `"str", null`, `[1], [[2]], {}`,
+		`(function () { var a = []; a[70000] = "far"; return a })()`}
+)
+
+// speciesReceivers are receivers whose species constructor, or constructor, a method making an array must ask.
+var speciesReceivers = []string{
+	`(function () { class S extends Array { static get [Symbol.species]() { log.push("species"); return S } }; var s = new S(); s.push(1, 2, 3); return s })()`,
+	`Object.assign([1, 2, 3], {constructor: {[Symbol.species]: function (n) { log.push("new " + n); this.made = n }}})`,
+	`Object.assign([1, 2, 3], {constructor: {[Symbol.species]: null}})`,
+	`Object.assign([1, 2, 3], {constructor: {[Symbol.species]: 7}})`,
+	`Object.assign([1, 2], {get constructor() { log.push("constructor"); return undefined }})`,
+}
+
 // callbacks are the callback methods' argument lists; cb logs each call and answers the method's needs.
 var callbacks = map[string][]string{
 	"forEach":     {`cb`, `function (x, i, o) { log.push(x + ":" + i); if (i == 0) { o.length > 2 && delete o[2]; } }, "t"`},
@@ -98,6 +119,9 @@ func TestDifferential(t *testing.T) {
 		"unshift": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
 			return Unshift(r, o, n, c.Arguments)
 		}),
+		"slice":  ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Slice(r, o, n, c.Arguments) }),
+		"splice": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Splice(r, o, n, c.Arguments) }),
+		"concat": func(c goja.FunctionCall) goja.Value { return Concat(r, c.This.ToObject(rt), c.Arguments) },
 	}
 	ourObj := rt.NewObject()
 	for name, f := range methods {
@@ -106,6 +130,8 @@ func TestDifferential(t *testing.T) {
 	_ = rt.Set("ours", ourObj)
 	run := func(src string) string {
 		v, err := rt.RunString(`(function () { var log = []; var cb = function (x, i) { log.push(x + ":" + i) };
+			var render = function (x) { return x === null || typeof x !== "object" ? String(x) : (Array.isArray(x) ? "A" : "O") +
+				x.length + JSON.stringify(Object.getOwnPropertyNames(x).map(k => k + "=" + String(x[k]))) };
 			var res; try { res = ` + src + `; res = typeof res + " " + String(res) } catch (e) { res = "threw " + e.name + ": " + e.message }
 			return res + " | " + log.join(";") })()`)
 		if err != nil {
@@ -141,6 +167,25 @@ func TestDifferential(t *testing.T) {
 					continue // goja's callback methods read a Proxy without HasProperty (no has trap, holes visited): TestProxyCallbacks
 				}
 				check(t, run, recv, m, args, &cases, "%s")
+			}
+		}
+	}
+	// slice, splice, concat: the result and the receiver after, rendered with their holes
+	made := "(function () { var o = %s; var res = %%s; return render(res) + ' / ' + render(o) })()"
+	for _, recv := range append(append([]string(nil), receivers...), speciesReceivers...) {
+		if strings.HasPrefix(recv, "new Proxy") {
+			continue // goja reads a Proxy without HasProperty: TestProxyCopies
+		}
+		long := strings.Contains(recv, "000")
+		for m, argLists := range map[string][]string{"slice": slices, "splice": splices, "concat": concats} {
+			for i, args := range argLists {
+				if long && testing.Short() && i%3 != 0 {
+					continue
+				}
+				if m == "slice" && strings.Contains(recv, "this.made") {
+					continue // goja's slice does not set a species result's length: TestProxyCopies
+				}
+				check(t, run, "o", m, args, &cases, fmt.Sprintf(made, recv))
 			}
 		}
 	}
@@ -180,5 +225,39 @@ func TestProxyCallbacks(t *testing.T) {
 	want := "has 0;get 0;1:0;has 1;has 2;get 2;3:2;has 3;get 3;2:3;has 0;get 0;has 1;has 2;get 2;has 3;get 3;6"
 	if err != nil || v.String() != want {
 		t.Fatalf("got %v, %v\nwant %s", v, err, want)
+	}
+}
+
+// On a Proxy, goja's slice, splice and concat skip the has trap (a hole is copied as undefined), and goja's slice
+// does not set the length of a species constructor's result; ours follow the specification, as node v20 does:
+// these are node's results and logs.
+func TestProxyCopies(t *testing.T) {
+	rt := goja.New()
+	r := &Realm{RT: rt}
+	length := func(o *goja.Object) float64 { return lengthOf(o) }
+	_ = rt.Set("slice", func(c goja.FunctionCall) goja.Value {
+		o := c.Argument(0).ToObject(rt)
+		return Slice(r, o, length(o), c.Arguments[1:])
+	})
+	_ = rt.Set("splice", func(c goja.FunctionCall) goja.Value {
+		o := c.Argument(0).ToObject(rt)
+		return Splice(r, o, length(o), c.Arguments[1:])
+	})
+	_ = rt.Set("concat", func(c goja.FunctionCall) goja.Value {
+		return Concat(r, c.Argument(0).ToObject(rt), c.Arguments[1:])
+	})
+	const proxy = `new Proxy([1, , 3, 2], {has(t, k) { log.push("has " + String(k)); return k in t }, get(t, k) { log.push("get " + String(k)); return t[k] }, ` +
+		`set(t, k, v) { log.push("set " + String(k)); t[k] = v; return true }, deleteProperty(t, k) { log.push("delete " + String(k)); return delete t[k] }})`
+	for src, want := range map[string]string{
+		`slice(Object.assign([1, 2, 3], {constructor: {[Symbol.species]: function (n) { log.push("new " + n); this.made = n }}}), 1)`: `O2["0=2","1=3","made=2","length=2"] | new 2`,
+		`slice(` + proxy + `, 0, 3)`:       `A3["0=1","2=3","length=3"] | get length;get constructor;has 0;get 0;has 1;has 2;get 2`,
+		`splice(` + proxy + `, 1, 2, "x")`: `A2["1=3","length=2"] | get length;get constructor;has 1;has 2;get 2;has 3;get 3;set 2;delete 3;set 1;set length`,
+		`concat([0], ` + proxy + `)`:       `A5["0=0","1=1","3=3","4=2","length=5"] | get Symbol(Symbol.isConcatSpreadable);get length;has 0;get 0;has 1;has 2;get 2;has 3;get 3`,
+	} {
+		v, err := rt.RunString(`(function () { var log = []; var x = ` + src + `;
+			return (Array.isArray(x) ? "A" : "O") + x.length + JSON.stringify(Object.getOwnPropertyNames(x).map(k => k + "=" + String(x[k]))) + " | " + log.join(";") })()`)
+		if err != nil || v.String() != want {
+			t.Errorf("%s:\n got %v, %v\nwant %s", src, v, err, want)
+		}
 	}
 }

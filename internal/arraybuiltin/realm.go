@@ -19,12 +19,20 @@ type Realm struct {
 	// Poll, if not nil, is called every PollEvery steps before the look at the interrupt flag: the realm's
 	// checkpoint (a memory measurement, which may interrupt the realm).
 	Poll func()
+	// Building, if not nil, is the realm's count of bytes made by native calls still running: the methods that make
+	// an array add what they made (elementBytes an element) until they return it, since no measurement of the
+	// realm's graph sees it before — a measurement made inside a callback they call included.
+	Building *int64
+	// RangeError, if not nil, throws a RangeError with message msg (a panic with a goja value); nil: one made by the
+	// realm's global RangeError.
+	RangeError func(msg string)
 }
 
 // stepper counts a walk's steps and stops it when its realm was interrupted.
 type stepper struct {
 	r     *Realm
 	count int
+	built int64 // bytes made so far (define), counted in the realm's Building until the call returns (release)
 }
 
 // step counts n steps and, every PollEvery, polls.

@@ -220,7 +220,16 @@ static void test_recursion(void) {
 }
 
 static void test_panic_fence(JSGlobalContextRef ctx) {
-    /* goja panics (index out of range) on `arguments` inside an arrow function: a real Go panic. */
+    /* Two faults goja had, each a Go nil dereference out of a builtin (the first an InternalError here, a dead
+     * worker there): now the TypeErrors V8 throws, or one close to it. */
+    check(strcmp(value_text(ctx, eval(ctx, "try { ({toString: undefined}).toLocaleString() } catch (e) { e.name + ': ' + e.message }")),
+                 "TypeError: undefined is not a function") == 0,
+          "a missing toString is a TypeError");
+    check(strcmp(value_text(ctx, eval(ctx, "class R extends RegExp { constructor(...a) { super(...a); this.exec = undefined } }\n"
+                                           "try { 'a,b'.split(new R(',')) } catch (e) { e.name }")),
+                 "TypeError") == 0,
+          "a split by a RegExp whose species has no exec is a TypeError");
+    /* goja panicked (index out of range) on `arguments` inside an arrow function: a real Go panic. */
     JSStringRef src = str("(function (p, q) { var f = () => arguments[0]; return f(); })('P', 'Q')");
     JSValueRef exc = NULL;
     JSValueRef v = JSEvaluateScript(ctx, src, NULL, NULL, 1, &exc);
@@ -232,6 +241,15 @@ static void test_panic_fence(JSGlobalContextRef ctx) {
     check(strstr(value_text(ctx, exc), "InternalError") != NULL,
           "a Go panic inside the engine becomes an InternalError exception (%s)", value_text(ctx, exc));
     check(JSValueToNumber(ctx, eval(ctx, "6 * 7"), NULL) == 42, "the context works after the panic");
+    /* The context's record of its entries survived the panic: a time limit still stops the next script. */
+    ZJSContextSetExecutionTimeLimit(ctx, 0.05, NULL, NULL);
+    exc = NULL;
+    src = str("for (;;) {}");
+    v = JSEvaluateScript(ctx, src, NULL, NULL, 1, &exc);
+    JSStringRelease(src);
+    check(v == NULL && exc != NULL && strstr(value_text(ctx, exc), "terminated") != NULL,
+          "after the panic a time limit stops a spinning script");
+    ZJSContextClearExecutionTimeLimit(ctx);
 }
 
 static void test_misuse(JSGlobalContextRef ctx) {

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"errors"
 	"math"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -158,7 +159,7 @@ func typedArrayTemplate(sample *goja.Runtime) (*gojainternal.Template, error) {
 	if proto == nil || proto.Prototype() == nil {
 		return nil, errors.New("jsworker: the allocation guard cannot find %TypedArray%.prototype")
 	}
-	hooks := map[string]func(*goja.Runtime, goja.Value){}
+	hooks := map[string]func(*goja.Runtime, goja.Value){"join": guardMethod(guardTypedJoin)}
 	for name := range iterationMakers {
 		hooks[name] = arrayIterationMade
 	}
@@ -182,10 +183,30 @@ func guardTypedArrayIteration(rt *goja.Runtime, ctor *goja.Object) bool {
 	}
 	tp := proto.Prototype()
 	made, ok := t.Install(tp)
-	if symbols, known := gojainternal.SymbolsMade(tp); len(made) > 0 || !ok || (known && symbols) {
+	iterating := false
+	for _, name := range made {
+		iterating = iterating || iterationMakers[name]
+	}
+	if symbols, known := gojainternal.SymbolsMade(tp); iterating || !ok || (known && symbols) {
 		arrayIterationMade(rt, nil)
 	}
+	if !ok || slices.Contains(made, "join") {
+		fn, _ := tp.Get("join").(*goja.Object)
+		return guardMethodOK(rt, fn, guardTypedJoin)
+	}
 	return true
+}
+
+// guardTypedJoin is %TypedArray%.prototype.join: a typed array longer than arraybuiltin.Threshold is joined by
+// arraybuiltin.TypedJoin, which reads the buffer with polls (goja's loop could not be stopped); a shorter one, a
+// detached one and anything else are goja's (its TypeError for what is no typed array).
+func guardTypedJoin(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	o, _ := call.This.(*goja.Object)
+	t, ok := gojainternal.TypedArrayOf(o)
+	if !ok || t.Length <= arraybuiltin.Threshold || t.Buffer.Detached() {
+		return orig(call)
+	}
+	return arraybuiltin.TypedJoin(walkRealm(rt), o, t.Length, call.Argument(0))
 }
 
 // installAllocGuard guards rt's allocating builtins (see above). Every realm core makes calls it, after web.Install

@@ -159,7 +159,8 @@ func typedArrayTemplate(sample *goja.Runtime) (*gojainternal.Template, error) {
 	if proto == nil || proto.Prototype() == nil {
 		return nil, errors.New("jsworker: the allocation guard cannot find %TypedArray%.prototype")
 	}
-	hooks := map[string]func(*goja.Runtime, goja.Value){"join": guardMethod(guardTypedJoin)}
+	hooks := map[string]func(*goja.Runtime, goja.Value){"join": guardMethod(guardTypedJoin),
+		"toLocaleString": guardMethod(guardTypedToLocaleString)}
 	for name := range iterationMakers {
 		hooks[name] = arrayIterationMade
 	}
@@ -190,9 +191,13 @@ func guardTypedArrayIteration(rt *goja.Runtime, ctor *goja.Object) bool {
 	if symbols, known := gojainternal.SymbolsMade(tp); iterating || !ok || (known && symbols) {
 		arrayIterationMade(rt, nil)
 	}
-	if !ok || slices.Contains(made, "join") {
-		fn, _ := tp.Get("join").(*goja.Object)
-		return guardMethodOK(rt, fn, guardTypedJoin)
+	for name, guard := range map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
+		"join": guardTypedJoin, "toLocaleString": guardTypedToLocaleString} {
+		if !ok || slices.Contains(made, name) {
+			if fn, _ := tp.Get(name).(*goja.Object); !guardMethodOK(rt, fn, guard) {
+				return false
+			}
+		}
 	}
 	return true
 }
@@ -207,6 +212,16 @@ func guardTypedJoin(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.
 		return orig(call)
 	}
 	return arraybuiltin.TypedJoin(walkRealm(rt), o, t.Length, call.Argument(0))
+}
+
+// guardTypedToLocaleString is %TypedArray%.prototype.toLocaleString, routed as guardTypedJoin routes join.
+func guardTypedToLocaleString(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	o, _ := call.This.(*goja.Object)
+	t, ok := gojainternal.TypedArrayOf(o)
+	if !ok || t.Length <= arraybuiltin.Threshold || t.Buffer.Detached() {
+		return orig(call)
+	}
+	return arraybuiltin.TypedToLocaleString(walkRealm(rt), o, t.Length)
 }
 
 // installAllocGuard guards rt's allocating builtins (see above). Every realm core makes calls it, after web.Install

@@ -21,6 +21,7 @@ var arrayWork = map[string]string{
 	"forEach array-like":              `Array.prototype.forEach.call({length: 2**53 - 1, get 100000() { ready() }}, x => x)`,
 	"every, prototype index":          `Object.defineProperty(Object.prototype, 100000, {get() { ready(); return 1 }}); new Array(2**32 - 1).every(x => x)`,
 	"some proxy":                      `Array.prototype.some.call(new Proxy({length: 2**53 - 1, get 100000() { ready() }}, {}), x => x)`,
+	"filter array-like":               `Array.prototype.filter.call({length: 2**53 - 1, get 100000() { ready() }}, x => false)`,
 	"reduce array-like":               `Array.prototype.reduce.call({length: 2**53 - 1, 0: 1, get 100000() { ready() }}, (a, b) => a)`,
 	"reduceRight array-like":          `Array.prototype.reduceRight.call({length: 2**32 - 1, get [2**32 - 100000]() { ready() }}, (a, b) => a, 0)`,
 	"reverse array-like":              `Array.prototype.reverse.call({length: 2**53 - 1, get 100000() { ready() }})`,
@@ -159,9 +160,10 @@ func TestWorker_HugeSparseArrayAnswers(t *testing.T) {
 		let n = 0; a.forEach(() => n++);
 		postMessage([e.indexOf(1), e.includes(1), e.includes(undefined), e.lastIndexOf(1), e.every(x => false), e.some(x => true),
 			a.indexOf(2), a.indexOf(1, 6), a.lastIndexOf(1), a.lastIndexOf(2, -2e9), a.includes(2, -1e9), n,
-			a.reduce((s, x) => s + x), a.reduceRight((s, x) => s + "," + x, "r"), a.indexOf(undefined)].join(" "))`, core.Options{})
+			a.reduce((s, x) => s + x), a.reduceRight((s, x) => s + "," + x, "r"), a.indexOf(undefined), a.filter(x => true).join("|"),
+			e.filter(x => true).length].join(" "))`, core.Options{})
 	v, err := wk.Receive(goja.New(), time.Minute)
-	want := "-1 false true -1 true false 3000000000 -1 5 -1 false 2 3 r,2,1 -1"
+	want := "-1 false true -1 true false 3000000000 -1 5 -1 false 2 3 r,2,1 -1 1|2 0"
 	if err != nil || v.String() != want {
 		t.Fatalf("got %v, %v; want %s", v, err, want)
 	}

@@ -80,7 +80,11 @@ func searchGuard(walk func(*arraybuiltin.Realm, *goja.Object, float64, []goja.Va
 	}
 }
 
-// callbackGuard routes forEach, every, some (each: the arraybuiltin.Each kind) or reduce, reduceRight (each < 0).
+// filterWalk is callbackGuard's each for filter.
+const filterWalk = -2
+
+// callbackGuard routes forEach, every, some (each: the arraybuiltin.Each kind), filter (filterWalk) or reduce,
+// reduceRight (each -1).
 func callbackGuard(each int, right bool) func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value {
 	return func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
 		if nullish(call.This) {
@@ -90,6 +94,9 @@ func callbackGuard(each int, right bool) func(*goja.Runtime, goja.FunctionCall, 
 		fn, callable := goja.AssertFunction(call.Argument(0))
 		if !long || !callable {
 			return orig(goja.FunctionCall{This: o, Arguments: call.Arguments}) // (goja's TypeError for fn)
+		}
+		if each == filterWalk {
+			return arraybuiltin.Filter(walkRealm(rt), o, n, fn, call.Argument(1))
 		}
 		if each < 0 {
 			return arraybuiltin.Reduce(walkRealm(rt), o, n, right, fn, call.Arguments[1:])
@@ -132,6 +139,7 @@ var arrayWalkGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainte
 	"forEach":     callbackGuard(arraybuiltin.ForEach, false),
 	"every":       callbackGuard(arraybuiltin.Every, false),
 	"some":        callbackGuard(arraybuiltin.Some, false),
+	"filter":      callbackGuard(filterWalk, false),
 	"reduce":      callbackGuard(-1, false),
 	"reduceRight": callbackGuard(-1, true),
 	"reverse":     reverseGuard,

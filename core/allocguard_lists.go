@@ -166,7 +166,7 @@ func toSplicedItems(call goja.FunctionCall) float64 { return float64(max(len(cal
 var arrayListGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
 	"sort":       arrayResultGuard(optionalCallback, nil),
 	"toSorted":   arrayResultGuard(optionalCallback, nil),
-	"map":        arrayResultGuard(requiredCallback, nil),
+	"map":        mapGuard, // arraystop.go
 	"toReversed": arrayResultGuard(noCallback, nil),
 	"with":       arrayResultGuard(noCallback, nil),
 	"toSpliced":  arrayResultGuard(noCallback, toSplicedItems),

@@ -22,6 +22,7 @@ var arrayWork = map[string]string{
 	"every, prototype index":          `Object.defineProperty(Object.prototype, 100000, {get() { ready(); return 1 }}); new Array(2**32 - 1).every(x => x)`,
 	"some proxy":                      `Array.prototype.some.call(new Proxy({length: 2**53 - 1, get 100000() { ready() }}, {}), x => x)`,
 	"filter array-like":               `Array.prototype.filter.call({length: 2**53 - 1, get 100000() { ready() }}, x => false)`,
+	"map array-like":                  `Array.prototype.map.call({length: 2**29, get 100000() { ready() }}, x => x)`,
 	"reduce array-like":               `Array.prototype.reduce.call({length: 2**53 - 1, 0: 1, get 100000() { ready() }}, (a, b) => a)`,
 	"reduceRight array-like":          `Array.prototype.reduceRight.call({length: 2**32 - 1, get [2**32 - 100000]() { ready() }}, (a, b) => a, 0)`,
 	"reverse array-like":              `Array.prototype.reverse.call({length: 2**53 - 1, get 100000() { ready() }})`,
@@ -157,13 +158,14 @@ func TestHostRealm_TimeLimitLongArrayWalk(t *testing.T) {
 // Node's results (node v20 gives the same values, those it answers at once).
 func TestWorker_HugeSparseArrayAnswers(t *testing.T) {
 	wk := spawn(t, `const e = new Array(2**32 - 1), a = new Array(2**32 - 1); a[5] = 1; a[3e9] = 2;
+		const m = new Array(2**26); m[3] = 1; m[2**26 - 1] = 2;
 		let n = 0; a.forEach(() => n++);
 		postMessage([e.indexOf(1), e.includes(1), e.includes(undefined), e.lastIndexOf(1), e.every(x => false), e.some(x => true),
 			a.indexOf(2), a.indexOf(1, 6), a.lastIndexOf(1), a.lastIndexOf(2, -2e9), a.includes(2, -1e9), n,
 			a.reduce((s, x) => s + x), a.reduceRight((s, x) => s + "," + x, "r"), a.indexOf(undefined), a.filter(x => true).join("|"),
-			e.filter(x => true).length].join(" "))`, core.Options{})
+			e.filter(x => true).length, Object.entries(m.map(x => x * 10)).join("|")].join(" "))`, core.Options{})
 	v, err := wk.Receive(goja.New(), time.Minute)
-	want := "-1 false true -1 true false 3000000000 -1 5 -1 false 2 3 r,2,1 -1 1|2 0"
+	want := "-1 false true -1 true false 3000000000 -1 5 -1 false 2 3 r,2,1 -1 1|2 0 3,10|67108863,20"
 	if err != nil || v.String() != want {
 		t.Fatalf("got %v, %v; want %s", v, err, want)
 	}

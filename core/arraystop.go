@@ -125,10 +125,38 @@ func inPlaceGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.Ca
 	if !long {
 		return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
 	}
-	if stored, ok := gojainternal.ArrayStored(o); ok && float64(stored) == n && o.Prototype() == rt.NewArray().Prototype() {
+	if denseArray(rt, o, n) {
 		return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
 	}
 	return walk(walkRealm(rt), o, n, call.Arguments)
+}
+
+// denseArray reports whether o, of length n, is goja's usual array with every slot stored and the realm's
+// Array.prototype: what goja's methods copy or move in one step.
+func denseArray(rt *goja.Runtime, o *goja.Object, n float64) bool {
+	stored, ok := gojainternal.ArrayStored(o)
+	return ok && float64(stored) == n && o.Prototype() == rt.NewArray().Prototype()
+}
+
+// mapGuard is map's guard: a result longer than the allocation cap holds is refused (arrayResultGuard's rule), and
+// a long receiver whose slots are not all stored is arraybuiltin.Map's (goja's loop asks every index, though the
+// callback runs only for the present ones: `new Array(2**27).map(f)`, 13 s nothing could stop).
+func mapGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+	if nullish(call.This) {
+		return orig(call)
+	}
+	fn, callable := goja.AssertFunction(call.Argument(0))
+	if !callable {
+		return orig(call) // goja's TypeError, after its read of the length
+	}
+	o, n, long := longReceiver(rt, call.This)
+	if n > maxArrayElements() {
+		panic(rangeError(rt, "Invalid array length"))
+	}
+	if !long || denseArray(rt, o, n) {
+		return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
+	}
+	return arraybuiltin.Map(walkRealm(rt), o, n, fn, call.Argument(1))
 }
 
 // arrayWalkGuards are the Array.prototype methods routed to arraybuiltin past its threshold.

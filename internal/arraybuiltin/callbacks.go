@@ -70,6 +70,30 @@ func Filter(r *Realm, o *goja.Object, n float64, fn goja.Callable, thisArg goja.
 	return a
 }
 
+// Map is Array.prototype.map on o, whose length n was read, with the callable fn and thisArg (ECMA-262
+// 23.1.3.21): into ArraySpeciesCreate(o, n), fn's answer for each present element at its index. Holes are skipped
+// as Filter's.
+func Map(r *Realm, o *goja.Object, n float64, fn goja.Callable, thisArg goja.Value) goja.Value {
+	w := newWalker(r, o)
+	defer w.release()
+	a := w.speciesCreate(o, n)
+	w.ran()
+	for k := 0.0; k < n; k++ {
+		if k = w.skipUp(k, n); k >= n {
+			break
+		}
+		v, ok := w.at(k)
+		if !ok {
+			continue
+		}
+		mapped := call(fn, thisArg, v, index(r.RT, k), o)
+		w.ran()
+		w.define(a, k, mapped)
+		w.ran()
+	}
+	return a
+}
+
 // Reduce is Array.prototype.reduce (right: reduceRight) on o, whose length n was read, with the callable fn and
 // the arguments after it (an initial value if there is one).
 func Reduce(r *Realm, o *goja.Object, n float64, right bool, fn goja.Callable, rest []goja.Value) goja.Value {

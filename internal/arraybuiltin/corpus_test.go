@@ -67,6 +67,7 @@ var callbacks = map[string][]string{
 	"forEach":     {`cb`, `function (x, i, o) { log.push(x + ":" + i); if (i == 0) { o.length > 2 && delete o[2]; } }, "t"`},
 	"every":       {`function (x, i) { log.push(x + ":" + i); return x !== 3 }`},
 	"some":        {`function (x, i) { log.push(x + ":" + i); return x === 3 }`},
+	"map":         {`function (x, i) { log.push(x + ":" + i); return x + "!" }`, `function (x, i, o) { log.push(this.t + x); if (i == 0 && o.length > 2) delete o[2]; return i }, {t: "t"}`},
 	"filter":      {`function (x, i) { log.push(x + ":" + i); return i % 2 == 0 }`, `function (x, i, o) { log.push(this.t + x); if (i == 0 && o.length > 2) delete o[2]; return true }, {t: "t"}`},
 	"reduce":      {`function (a, x, i) { log.push(a + "," + x + ":" + i); return a + "," + x }`, `function (a, x, i) { return a + x }, "init"`},
 	"reduceRight": {`function (a, x, i) { log.push(a + "," + x + ":" + i); return a + "," + x }`, `function (a, x, i) { return a + x }, 0`},
@@ -105,6 +106,9 @@ func TestDifferential(t *testing.T) {
 		}),
 		"some": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
 			return Each(r, o, n, Some, fnArg(c), c.Argument(1))
+		}),
+		"map": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
+			return Map(r, o, n, fnArg(c), c.Argument(1))
 		}),
 		"filter": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
 			return Filter(r, o, n, fnArg(c), c.Argument(1))

@@ -1,6 +1,6 @@
 // Package arraybuiltin is a stoppable implementation of the Array.prototype methods whose goja versions walk a
 // receiver's whole length in one native call, with no JavaScript between two steps (indexOf, lastIndexOf, includes
-// and the callback methods over holes: forEach, every, some, filter, reduce, reduceRight; reverse, copyWithin, shift,
+// and the callback methods over holes: forEach, every, some, filter, map, reduce, reduceRight; reverse, copyWithin, shift,
 // unshift; and those that make an array or a string of what they read: slice, splice, concat, flat, flatMap, join,
 // toLocaleString). A script chooses that length (`new Array(2**32 - 1).indexOf(1)` takes goja minutes), and goja looks at
 // its interrupt flag only between VM instructions, so nothing — a worker's terminate, a time limit, a memory budget

@@ -159,8 +159,10 @@ func typedArrayTemplate(sample *goja.Runtime) (*gojainternal.Template, error) {
 	if proto == nil || proto.Prototype() == nil {
 		return nil, errors.New("jsworker: the allocation guard cannot find %TypedArray%.prototype")
 	}
-	hooks := map[string]func(*goja.Runtime, goja.Value){"join": guardMethod(guardTypedJoin),
-		"toLocaleString": guardMethod(guardTypedToLocaleString)}
+	hooks := map[string]func(*goja.Runtime, goja.Value){}
+	for name, g := range typedGuards {
+		hooks[name] = guardMethod(g)
+	}
 	for name := range iterationMakers {
 		hooks[name] = arrayIterationMade
 	}
@@ -191,8 +193,7 @@ func guardTypedArrayIteration(rt *goja.Runtime, ctor *goja.Object) bool {
 	if symbols, known := gojainternal.SymbolsMade(tp); iterating || !ok || (known && symbols) {
 		arrayIterationMade(rt, nil)
 	}
-	for name, guard := range map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
-		"join": guardTypedJoin, "toLocaleString": guardTypedToLocaleString} {
+	for name, guard := range typedGuards {
 		if !ok || slices.Contains(made, name) {
 			if fn, _ := tp.Get(name).(*goja.Object); !guardMethodOK(rt, fn, guard) {
 				return false
@@ -200,6 +201,27 @@ func guardTypedArrayIteration(rt *goja.Runtime, ctor *goja.Object) bool {
 		}
 	}
 	return true
+}
+
+// typedGuards are the guards of %TypedArray%.prototype's methods whose goja loops walk a long typed array with
+// nothing between two elements that looks at the interrupt flag.
+var typedGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
+	"join": guardTypedJoin, "toLocaleString": guardTypedToLocaleString,
+	"indexOf":     typedSearchGuard(arraybuiltin.TypedIndexOf),
+	"lastIndexOf": typedSearchGuard(arraybuiltin.TypedLastIndexOf),
+	"includes":    typedSearchGuard(arraybuiltin.TypedIncludes),
+}
+
+// typedSearchGuard routes indexOf, lastIndexOf or includes (which) of a typed array as guardTypedJoin routes join.
+func typedSearchGuard(which int) func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value {
+	return func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		o, _ := call.This.(*goja.Object)
+		t, ok := gojainternal.TypedArrayOf(o)
+		if !ok || t.Length <= arraybuiltin.Threshold || t.Buffer.Detached() {
+			return orig(call)
+		}
+		return arraybuiltin.TypedSearch(walkRealm(rt), o, t.Length, which, call.Arguments)
+	}
 }
 
 // guardTypedJoin is %TypedArray%.prototype.join: a typed array longer than arraybuiltin.Threshold is joined by

@@ -38,6 +38,7 @@ var arrayWork = map[string]string{
 	"join array-like":                 `Array.prototype.join.call({length: 2**32 - 1, get 100000() { ready() }}, "")`,
 	"typed array join":                `new Uint8Array(2**28).join({toString() { ready(); return "" }})`,
 	"typed array toLocaleString":      `const nl = Number.prototype.toLocaleString; Number.prototype.toLocaleString = function () { Number.prototype.toLocaleString = nl; ready(); return "" }; new Uint8Array(2**28).toLocaleString()`,
+	"typed array indexOf":             `new Uint8Array(2**28).indexOf(1, {valueOf() { ready(); return 0 }})`,
 	"toLocaleString, prototype index": `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); new Array(2**32 - 1).toLocaleString()`,
 	"flat array-like":                 `Array.prototype.flat.call({length: 2**53 - 1, get 100000() { ready() }})`,
 	"flatMap, nested":                 `Object.defineProperty(Array.prototype, 100000, {get() { ready() }}); [new Array(2**32 - 1)].flatMap(x => x)`,
@@ -228,6 +229,36 @@ func TestTypedJoin_LikeGoja(t *testing.T) {
 	// (node v20 prints the same, a sloppy function's this the boxed number, but for the buffer detached inside
 	// toLocaleString: goja's TypeError, kept for every length, where node writes empty strings)
 	if want := "70000;object:true,object:true,object:true,obje;object:false;TypeError;69999;RangeError Invalid string length;TypeError"; err != nil || v.String() != want {
+		t.Fatalf("got %v, %v; want %s", v, err, want)
+	}
+}
+
+// %TypedArray%.prototype.indexOf, lastIndexOf and includes past arraybuiltin.Threshold compare in the buffer
+// (arraybuiltin.TypedSearch): on every element kind, search value and fromIndex below they answer as a loop of ===
+// (SameValueZero for includes) does, and as node v20 does where a fromIndex detaches the buffer (the last three).
+func TestTypedSearch_LikeNode(t *testing.T) {
+	h, _ := openRealm(t, core.HostRealmOptions{})
+	v, err := h.RunScript("typedsearch.js", `const out = [];
+const ref = (a, s, from, which) => { const n = a.length; if (which === "lastIndexOf") { let k = from === undefined ? n - 1 : Math.trunc(from) || 0; if (k < 0) k += n; for (k = Math.min(k, n - 1); k >= 0; k--) if (a[k] === s) return k; return -1 }
+  let k = Math.trunc(from) || 0; if (k < 0) k = Math.max(n + k, 0); for (; k < n; k++) if (which === "includes" ? (a[k] === s || (s !== s && a[k] !== a[k])) : a[k] === s) return which === "includes" ? true : k; return which === "includes" ? false : -1 };
+for (const C of [Int8Array, Uint8Array, Uint8ClampedArray, Int16Array, Uint16Array, Int32Array, Uint32Array, Float32Array, Float64Array, BigInt64Array, BigUint64Array]) {
+  const a = new C(70001), big = C.name.startsWith("Big");
+  for (let i = 0; i < a.length; i += 997) a[i] = big ? BigInt(i % 300 - 100) : (i % 300 - 100) * (C.name.startsWith("Float") ? 0.5 : 1);
+  if (!big && C.name.startsWith("Float")) { a[5] = NaN; a[70000] = -0 }
+  const searches = big ? [0n, -100n, 2n**70n, 5] : [-0, 97, -50, 48.5, NaN, "1", undefined];
+  for (const s of searches) for (const from of [undefined, -3, 69999, 3.7]) for (const which of ["indexOf", "lastIndexOf", "includes"]) {
+    if (s !== 97 && s !== 0n && (from === 69999 || from === 3.7)) continue; // (the reference loop is slow: two searches try every fromIndex)
+    const got = from === undefined ? a[which](s) : a[which](s, from), want = ref(a, s, from, which);
+    if (got !== want) out.push(C.name + " " + which + "(" + String(s) + ", " + from + ") = " + got + " want " + want);
+  }
+}
+const d = new Uint8Array(70000); d[9] = 1;
+out.push(d.indexOf(1, {valueOf() { structuredClone(d.buffer, {transfer: [d.buffer]}); return 0 }}));
+const d2 = new Uint8Array(70000); out.push(d2.includes(undefined, {valueOf() { structuredClone(d2.buffer, {transfer: [d2.buffer]}); return 0 }}));
+const d3 = new Uint8Array(70000); out.push(d3.lastIndexOf(0, {valueOf() { structuredClone(d3.buffer, {transfer: [d3.buffer]}); return 5 }}));
+out.join(";")
+`)
+	if want := "-1;true;-1"; err != nil || v.String() != want {
 		t.Fatalf("got %v, %v; want %s", v, err, want)
 	}
 }

@@ -211,3 +211,153 @@ func (j *typedJoiner) value(k int) goja.Value {
 	}
 	return goja.Undefined()
 }
+
+// Which search TypedSearch is.
+const (
+	TypedIndexOf = iota
+	TypedLastIndexOf
+	TypedIncludes
+)
+
+// TypedSearch is %TypedArray%.prototype.indexOf, lastIndexOf or includes (which) on the typed array o, validated
+// and n elements long when the call began (ECMA-262 23.2.3.17, .20, .16): fromIndex converted first, then the
+// buffer read again (its valueOf may detach or shrink it) and the elements compared with the search element in
+// the buffer — strict equality, or SameValueZero for includes, whose undefined matches an index the array no longer
+// has — polling every PollEvery elements. goja's loop (3 ns an element, 3 s over a 2**30-element array) could not be
+// stopped.
+func TypedSearch(r *Realm, o *goja.Object, n int, which int, args []goja.Value) goja.Value {
+	rt := r.RT
+	notFound := rt.ToValue(-1)
+	if which == TypedIncludes {
+		notFound = rt.ToValue(false)
+	}
+	if n == 0 {
+		return notFound
+	}
+	var from, end, dir int
+	if which == TypedLastIndexOf {
+		k := float64(n - 1)
+		if len(args) > 1 {
+			k = toInteger(args[1])
+		}
+		if k < 0 {
+			k += float64(n)
+		}
+		if k < 0 {
+			return notFound
+		}
+		from, end, dir = int(math.Min(k, float64(n-1))), -1, -1
+	} else {
+		k, ok := startIndex(arg(args, 1), float64(n))
+		if !ok {
+			return notFound
+		}
+		from, end, dir = int(k), n, 1
+	}
+	t, ok := gojainternal.TypedArrayOf(o)
+	j := typedJoiner{stepper: stepper{r: r}, t: t}
+	if ok && !t.Buffer.Detached() {
+		j.data = t.Buffer.Bytes()
+	} else {
+		j.t.Length = 0
+	}
+	search := arg(args, 0)
+	found := func(k int) goja.Value {
+		if which == TypedIncludes {
+			return rt.ToValue(true)
+		}
+		return rt.ToValue(k)
+	}
+	if which == TypedIncludes && goja.IsUndefined(search) && n > j.t.Length && max(from, j.t.Length) < n {
+		return found(0) // (an index past the shrunk array reads as undefined)
+	}
+	match := j.matcher(search, which == TypedIncludes)
+	if match == nil {
+		return notFound
+	}
+	count := 0
+	for k := from; k != end; k += dir {
+		if k < j.t.Length && match(k) {
+			return found(k)
+		}
+		if count++; count == PollEvery {
+			count = 0
+			j.step(PollEvery)
+		}
+	}
+	return notFound
+}
+
+// matcher returns the test of element k against search (sameValueZero: NaN matches NaN), or nil when no element of
+// the array's kind can match it.
+func (j *typedJoiner) matcher(search goja.Value, sameValueZero bool) func(k int) bool {
+	size := j.t.Kind.Size()
+	ne := binary.NativeEndian
+	at := func(k int) []byte {
+		i := (j.t.Offset + k) * size
+		if i+size > len(j.data) {
+			return nil
+		}
+		return j.data[i : i+size]
+	}
+	switch j.t.Kind {
+	case gojainternal.ElemBigInt64, gojainternal.ElemBigUint64:
+		b, ok := search.Export().(*big.Int)
+		if !ok {
+			return nil
+		}
+		signed := j.t.Kind == gojainternal.ElemBigInt64
+		if signed && !b.IsInt64() || !signed && !b.IsUint64() {
+			return nil
+		}
+		want := b.Uint64()
+		if signed {
+			want = uint64(b.Int64())
+		}
+		return func(k int) bool { p := at(k); return p != nil && ne.Uint64(p) == want }
+	}
+	var f float64
+	switch v := search.Export().(type) {
+	case int64:
+		f = float64(v)
+	case float64:
+		f = v
+	default:
+		return nil // (not a Number: never strictly equal, nor SameValueZero, to an element)
+	}
+	nan := math.IsNaN(f)
+	if nan && !sameValueZero {
+		return nil
+	}
+	return func(k int) bool {
+		e, ok := j.numberAt(at(k))
+		return ok && (e == f || nan && math.IsNaN(e))
+	}
+}
+
+// numberAt is the Number value of an element of a non-BigInt kind from its bytes p (nil: not in the buffer).
+func (j *typedJoiner) numberAt(p []byte) (float64, bool) {
+	if p == nil {
+		return 0, false
+	}
+	ne := binary.NativeEndian
+	switch j.t.Kind {
+	case gojainternal.ElemInt8:
+		return float64(int8(p[0])), true
+	case gojainternal.ElemUint8, gojainternal.ElemUint8Clamped:
+		return float64(p[0]), true
+	case gojainternal.ElemInt16:
+		return float64(int16(ne.Uint16(p))), true
+	case gojainternal.ElemUint16:
+		return float64(ne.Uint16(p)), true
+	case gojainternal.ElemInt32:
+		return float64(int32(ne.Uint32(p))), true
+	case gojainternal.ElemUint32:
+		return float64(ne.Uint32(p)), true
+	case gojainternal.ElemFloat32:
+		return float64(math.Float32frombits(ne.Uint32(p))), true
+	case gojainternal.ElemFloat64:
+		return math.Float64frombits(ne.Uint64(p)), true
+	}
+	return 0, false
+}

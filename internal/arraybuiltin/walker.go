@@ -22,18 +22,26 @@ type walker struct {
 // ran tells the walker a callback ran: what it knew of o's prototypes may have changed.
 func (w *walker) ran() { w.loud = false }
 
-// hasProgram makes the realm's `in` as a function; made once per walk (a routed call has over Threshold indices).
+// hasProgram makes the realm's `in` as a function; made at most once per walk.
 var hasProgram = sync.OnceValue(func() *goja.Program {
 	return goja.MustCompile("jsworker:arrayhas", "(function (o, k) { return k in o; })", true)
 })
 
 func newWalker(r *Realm, o *goja.Object) *walker {
-	v, err := r.RT.RunProgram(hasProgram())
-	if err != nil {
-		panic(err)
+	return &walker{stepper: stepper{r: r}, o: o}
+}
+
+// hasProperty is HasProperty(o, name), through the realm's `in` (made on the walk's first need of it: a walk of
+// goja's arrays, or one that copies no index, never needs it).
+func (w *walker) hasProperty(name string) bool {
+	if w.has == nil {
+		v, err := w.r.RT.RunProgram(hasProgram())
+		if err != nil {
+			panic(err)
+		}
+		w.has, _ = goja.AssertFunction(v)
 	}
-	has, _ := goja.AssertFunction(v)
-	return &walker{stepper: stepper{r: r}, o: o, has: has}
+	return call(w.has, goja.Undefined(), w.o, w.r.RT.ToValue(name)).ToBoolean()
 }
 
 func call(fn goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
@@ -65,7 +73,7 @@ func (w *walker) at(k float64) (goja.Value, bool) {
 		return v, true
 	}
 	name := keyName(k)
-	if !call(w.has, goja.Undefined(), w.o, w.r.RT.ToValue(name)).ToBoolean() {
+	if !w.hasProperty(name) {
 		return nil, false
 	}
 	return w.get(name), true

@@ -164,7 +164,7 @@ func toSplicedItems(call goja.FunctionCall) float64 { return float64(max(len(cal
 
 // arrayListGuards are the Array.prototype methods arrayResultGuard guards.
 var arrayListGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
-	"sort":       arrayResultGuard(optionalCallback, nil),
+	"sort":       sortGuard, // arraystop.go
 	"toSorted":   arrayResultGuard(optionalCallback, nil),
 	"map":        mapGuard, // arraystop.go
 	"toReversed": arrayResultGuard(noCallback, nil),

@@ -23,6 +23,7 @@ var arrayWork = map[string]string{
 	"some proxy":                      `Array.prototype.some.call(new Proxy({length: 2**53 - 1, get 100000() { ready() }}, {}), x => x)`,
 	"filter array-like":               `Array.prototype.filter.call({length: 2**53 - 1, get 100000() { ready() }}, x => false)`,
 	"map array-like":                  `Array.prototype.map.call({length: 2**29, get 100000() { ready() }}, x => x)`,
+	"sort, default order":             `const a = new Array(2**22).fill(7); a[0] = {toString() { ready(); return "7" }}; a.sort()`,
 	"reduce array-like":               `Array.prototype.reduce.call({length: 2**53 - 1, 0: 1, get 100000() { ready() }}, (a, b) => a)`,
 	"reduceRight array-like":          `Array.prototype.reduceRight.call({length: 2**32 - 1, get [2**32 - 100000]() { ready() }}, (a, b) => a, 0)`,
 	"reverse array-like":              `Array.prototype.reverse.call({length: 2**53 - 1, get 100000() { ready() }})`,
@@ -260,5 +261,30 @@ out.join(";")
 `)
 	if want := "-1;true;-1"; err != nil || v.String() != want {
 		t.Fatalf("got %v, %v; want %s", v, err, want)
+	}
+}
+
+// sort of a receiver longer than arraybuiltin.Threshold is arraybuiltin.Sort (a stable merge sort with polls): the
+// answers are node v20's for the default order, a comparator, holes and undefined, strings and numbers, a comparator
+// that throws (the receiver left as it was) and frozen or read-only elements.
+func TestSort_LikeNode(t *testing.T) {
+	h, _ := openRealm(t, core.HostRealmOptions{})
+	v, err := h.RunScript("sort.js", `const out = [];
+		const a = Array.from({length: 70000}, (_, i) => (i * 7919) % 100003); a.sort(); out.push(a[0], a[1], a[69999], a[35000]);
+		const b = Array.from({length: 70000}, (_, i) => ({k: i % 7, i})); b.sort((x, y) => x.k - y.k);
+		let stable = true; for (let i = 1; i < b.length; i++) if (b[i - 1].k === b[i].k && b[i - 1].i > b[i].i) stable = false; out.push(stable);
+		const c = new Array(100000); c[5] = "b"; c[99] = undefined; c[7] = "a"; c[500] = 10; c[600] = 9; c.sort();
+		out.push(c.length, Object.keys(c).join("|"), c.slice(0, 6).join("|"));
+		const d = Array.from({length: 70000}, (_, i) => i % 3 ? "x" + i : i); d.sort(); out.push(d.slice(0, 3).join("|"), d.slice(-2).join("|"));
+		const e = Array.from({length: 70000}, () => 1); try { e.sort(() => { throw new Error("cmp") }) } catch (x) { out.push(x.message, e.length) }
+		const f = Array.from({length: 70000}, (_, i) => 70000 - i); f.sort((x, y) => x - y); out.push(f[0], f[69999]);
+		try { Object.freeze(Array.from({length: 70000}, () => 1)).sort() } catch (x) { out.push(x.name) }
+		const g = Array.from({length: 70000}, (_, i) => i); Object.defineProperty(g, 5, {value: 5, writable: false});
+		try { g.sort() } catch (x) { out.push(x.name) }
+		const p = Array.from({length: 70000}, (_, i) => i % 2 ? -0 : 0); p.sort(); out.push(Object.is(p[0], 0), Object.is(p[1], -0));
+		out.join(";")`)
+	want := "0;1;99999;54999;true;100000;0|1|2|3|4;10|9|a|b||;0|10002|10005;x9997|x9998;cmp;70000;1;70000;TypeError;TypeError;true;true"
+	if err != nil || v.String() != want {
+		t.Fatalf("got  %v, %v\nwant %s", v, err, want)
 	}
 }

@@ -41,6 +41,11 @@ var searches = []string{
 var copies = []string{`0, 3`, `1, 0`, `2, 0, 3`, `-2, 0`, `0, -3, -1`, `4, 1, 2`, `1e9, 0`, `0, 69990`, `69995, 2, 9`,
 	`{valueOf() { log.push("t"); return 1 }}, {valueOf() { log.push("s"); return 0 }}, {valueOf() { log.push("e"); return 99999 }}`}
 
+// sorts are sort's argument lists: the default order, and comparators that are consistent (a stable sort's result
+// is then the same whatever the algorithm; the calls they get are not, so they log nothing).
+var sorts = []string{``, `undefined`, `function (a, b) { return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0 }`,
+	`() => 0`, `() => NaN`, `(a, b) => (typeof a === "number" && typeof b === "number") ? (a > b) - (a < b) || (Object.is(a, -0) - Object.is(b, -0)) : String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0`}
+
 // slices, splices and concats are slice's, splice's and concat's argument lists.
 var (
 	slices = []string{``, `1`, `-2`, `1, 3`, `-3, -1`, `0, 1e9`, `69990`, `5, 100001`, `2, 1`, `-Infinity, Infinity`,
@@ -127,6 +132,10 @@ func TestDifferential(t *testing.T) {
 		"unshift": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
 			return Unshift(r, o, n, c.Arguments)
 		}),
+		"sort": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
+			cmp, _ := goja.AssertFunction(c.Argument(0))
+			return Sort(r, o, n, cmp)
+		}),
 		"slice":  ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Slice(r, o, n, c.Arguments) }),
 		"splice": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Splice(r, o, n, c.Arguments) }),
 		"concat": func(c goja.FunctionCall) goja.Value { return Concat(r, c.This.ToObject(rt), c.Arguments) },
@@ -162,6 +171,9 @@ func TestDifferential(t *testing.T) {
 		after := "(function () { var o = " + recv + "; var res = %s; " +
 			"return (res === o ? 'o' : String(res)) + JSON.stringify(Object.getOwnPropertyNames(o).map(k => k + '=' + String(o[k]))) })()"
 		check(t, run, "o", "reverse", "", &cases, after)
+		for _, args := range sorts {
+			check(t, run, "o", "sort", args, &cases, after)
+		}
 		check(t, run, "o", "shift", "", &cases, after)
 		for _, args := range []string{``, `"a"`, `"a", undefined, 3`} {
 			check(t, run, "o", "unshift", args, &cases, after)

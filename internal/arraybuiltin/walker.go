@@ -52,7 +52,12 @@ func call(fn goja.Callable, this goja.Value, args ...goja.Value) goja.Value {
 	return v
 }
 
-func keyName(k float64) string { return strconv.FormatFloat(k, 'f', -1, 64) }
+func keyName(k float64) string {
+	if k >= 0 && k < 1<<53 {
+		return strconv.FormatUint(uint64(k), 10) // (an index: an integer)
+	}
+	return strconv.FormatFloat(k, 'f', -1, 64)
+}
 
 // own returns o's own data element k when o is goja's usual array and k one of its stored elements: then
 // HasProperty is true and Get is that value, and nothing can observe that neither was asked.

@@ -151,6 +151,25 @@ func ArrayElement(o *goja.Object, i uint32) (goja.Value, bool) {
 	return arrayElement(o, i)
 }
 
+// ArrayPlainElement returns o's own element i when o is goja's usual array and the element is stored as a plain
+// value — a writable, enumerable, configurable data property, which a Set of the same value cannot observe — and
+// false otherwise (a hole, an accessor, a property with other attributes, another kind of object). It runs no
+// JavaScript.
+func ArrayPlainElement(o *goja.Object, i uint32) (goja.Value, bool) {
+	if o == nil || loadArrays() != nil || selfOf(o).tab != kinds.arrayTab {
+		return nil, false
+	}
+	vals := *(*[]goja.Value)(unsafe.Add(selfOf(o).data, arrays.values))
+	if uint64(i) >= uint64(len(vals)) || vals[i] == nil {
+		return nil, false
+	}
+	v := vals[i]
+	if (*iface)(unsafe.Pointer(&v)).tab == props.vpTab {
+		return nil, false
+	}
+	return v, true
+}
+
 // ArrayStored returns how many element slots goja's usual array o stores (the length of its values slice: every
 // index at or past it is a hole), with ok=false if o is another kind of object. A `new Array(2**32 - 1)` stores
 // none. It runs no JavaScript.

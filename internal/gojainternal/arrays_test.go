@@ -51,6 +51,19 @@ func TestArrayElements(t *testing.T) {
 			t.Errorf("%s: ArrayStored read it", src)
 		}
 	}
+	// ArrayPlainElement: only a slot stored as a plain value (a Set of the same value cannot observe it).
+	p := mustRun(t, rt, `var p = [1, , 3, 4, 5]; Object.defineProperty(p, 3, {value: 4, writable: false}); Object.defineProperty(p, 4, {get() { return 5 }}); p`)
+	for i, want := range []bool{true, false, true, false, false, false} {
+		if v, ok := ArrayPlainElement(p, uint32(i)); ok != want || ok && v.ToInteger() != int64(i+1) {
+			t.Errorf("plain element %d: %v %v, want %v", i, v, ok, want)
+		}
+	}
+	if _, ok := ArrayPlainElement(mustRun(t, rt, `Object.freeze([1])`), 0); ok {
+		t.Error("a frozen element read as plain")
+	}
+	if _, ok := ArrayPlainElement(mustRun(t, rt, `new Proxy([1], {})`), 0); ok {
+		t.Error("a Proxy's element read as plain")
+	}
 	restore := SimulateChange(errors.New("simulated"))
 	_, ok := ArrayElement(mustRun(t, rt, `[1]`), 0)
 	restore()

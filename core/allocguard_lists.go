@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/dop251/goja"
+	"github.com/jsworker/jsworker/internal/arraybuiltin"
 	"github.com/jsworker/jsworker/internal/depthguard"
 	"github.com/jsworker/jsworker/internal/gojainternal"
 )
@@ -164,8 +165,8 @@ func toSplicedItems(call goja.FunctionCall) float64 { return float64(max(len(cal
 
 // arrayListGuards are the Array.prototype methods arrayResultGuard guards.
 var arrayListGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value{
-	"sort":       sortGuard, // arraystop.go
-	"toSorted":   arrayResultGuard(optionalCallback, nil),
+	"sort":       sortGuard(arraybuiltin.Sort), // arraystop.go
+	"toSorted":   sortGuard(arraybuiltin.ToSorted),
 	"map":        mapGuard, // arraystop.go
 	"toReversed": arrayResultGuard(noCallback, nil),
 	"with":       arrayResultGuard(noCallback, nil),

@@ -264,9 +264,9 @@ out.join(";")
 	}
 }
 
-// sort of a receiver longer than arraybuiltin.Threshold is arraybuiltin.Sort (a stable merge sort with polls): the
-// answers are node v20's for the default order, a comparator, holes and undefined, strings and numbers, a comparator
-// that throws (the receiver left as it was) and frozen or read-only elements.
+// sort and toSorted of a receiver longer than arraybuiltin.Threshold are arraybuiltin's (a stable merge sort with
+// polls): the answers are node v20's for the default order, a comparator, holes and undefined, strings and numbers,
+// a comparator that throws (the receiver left as it was), frozen or read-only elements, and a Proxy.
 func TestSort_LikeNode(t *testing.T) {
 	h, _ := openRealm(t, core.HostRealmOptions{})
 	v, err := h.RunScript("sort.js", `const out = [];
@@ -282,8 +282,11 @@ func TestSort_LikeNode(t *testing.T) {
 		const g = Array.from({length: 70000}, (_, i) => i); Object.defineProperty(g, 5, {value: 5, writable: false});
 		try { g.sort() } catch (x) { out.push(x.name) }
 		const p = Array.from({length: 70000}, (_, i) => i % 2 ? -0 : 0); p.sort(); out.push(Object.is(p[0], 0), Object.is(p[1], -0));
+		const ts = c.toSorted(); out.push(ts.length, Object.keys(ts).length, ts.slice(0, 6).join("|"), c[5]);
+		const td = a.toSorted((x, y) => y - x); out.push(td[0], td[69999], Array.prototype.toSorted.call(new Proxy(f, {})).slice(0, 3).join("|"));
 		out.join(";")`)
-	want := "0;1;99999;54999;true;100000;0|1|2|3|4;10|9|a|b||;0|10002|10005;x9997|x9998;cmp;70000;1;70000;TypeError;TypeError;true;true"
+	want := "0;1;99999;54999;true;100000;0|1|2|3|4;10|9|a|b||;0|10002|10005;x9997|x9998;cmp;70000;1;70000;TypeError;TypeError;true;true;" +
+		"100000;100000;10|9|a|b||;;100002;0;1|10|100"
 	if err != nil || v.String() != want {
 		t.Fatalf("got  %v, %v\nwant %s", v, err, want)
 	}

@@ -138,23 +138,26 @@ func denseArray(rt *goja.Runtime, o *goja.Object, n float64) bool {
 	return ok && float64(stored) == n && o.Prototype() == rt.NewArray().Prototype()
 }
 
-// sortGuard is sort's guard: a receiver longer than the allocation cap holds is refused (arrayResultGuard's rule),
-// and one longer than the threshold is arraybuiltin.Sort's (goja's sort.Stable converted both elements to strings
-// at each of its n log² n comparisons, with nothing between two that could stop it).
-func sortGuard(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
-	cmpArg := call.Argument(0)
-	cmp, callable := goja.AssertFunction(cmpArg)
-	if nullish(call.This) || !callable && !goja.IsUndefined(cmpArg) {
-		return orig(call) // goja's TypeError (comparefn first, as the specification orders it)
+// sortGuard is the guard of sort (arraybuiltin.Sort) or toSorted (arraybuiltin.ToSorted): a receiver longer than
+// the allocation cap holds is refused (arrayResultGuard's rule), and one longer than the threshold is sorted by
+// arraybuiltin (goja's sort.Stable converted both elements to strings at each of its n log² n comparisons, with
+// nothing between two that could stop it).
+func sortGuard(sort func(*arraybuiltin.Realm, *goja.Object, float64, goja.Callable) goja.Value) func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value {
+	return func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
+		cmpArg := call.Argument(0)
+		cmp, callable := goja.AssertFunction(cmpArg)
+		if nullish(call.This) || !callable && !goja.IsUndefined(cmpArg) {
+			return orig(call) // goja's TypeError (comparefn first, as the specification orders it)
+		}
+		o, n, long := longReceiver(rt, call.This)
+		if n > maxArrayElements() {
+			panic(rangeError(rt, "Invalid array length"))
+		}
+		if !long {
+			return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
+		}
+		return sort(walkRealm(rt), o, n, cmp)
 	}
-	o, n, long := longReceiver(rt, call.This)
-	if n > maxArrayElements() {
-		panic(rangeError(rt, "Invalid array length"))
-	}
-	if !long {
-		return orig(goja.FunctionCall{This: o, Arguments: call.Arguments})
-	}
-	return arraybuiltin.Sort(walkRealm(rt), o, n, cmp)
 }
 
 // mapGuard is map's guard: a result longer than the allocation cap holds is refused (arrayResultGuard's rule), and

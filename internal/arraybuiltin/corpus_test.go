@@ -136,6 +136,10 @@ func TestDifferential(t *testing.T) {
 			cmp, _ := goja.AssertFunction(c.Argument(0))
 			return Sort(r, o, n, cmp)
 		}),
+		"toSorted": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value {
+			cmp, _ := goja.AssertFunction(c.Argument(0))
+			return ToSorted(r, o, n, cmp)
+		}),
 		"slice":  ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Slice(r, o, n, c.Arguments) }),
 		"splice": ours(func(o *goja.Object, n float64, c goja.FunctionCall) goja.Value { return Splice(r, o, n, c.Arguments) }),
 		"concat": func(c goja.FunctionCall) goja.Value { return Concat(r, c.This.ToObject(rt), c.Arguments) },
@@ -197,7 +201,7 @@ func TestDifferential(t *testing.T) {
 			continue // goja reads a Proxy without HasProperty: TestProxyCopies
 		}
 		long := strings.Contains(recv, "000")
-		for m, argLists := range map[string][]string{"slice": slices, "splice": splices, "concat": concats} {
+		for m, argLists := range map[string][]string{"slice": slices, "splice": splices, "concat": concats, "toSorted": sorts} {
 			for i, args := range argLists {
 				if long && testing.Short() && i%3 != 0 {
 					continue

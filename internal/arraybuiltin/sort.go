@@ -37,15 +37,7 @@ func Sort(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
 			undefs++
 			continue
 		}
-		e := sortEntry{v: v}
-		if _, obj := v.(*goja.Object); !obj && cmp == nil {
-			e.key = toStr(r.RT, v)
-		}
-		items = append(items, e)
-		w.built += sortEntryBytes
-		if r.Building != nil {
-			*r.Building += sortEntryBytes
-		}
+		items = append(items, w.entry(v, cmp))
 	}
 	s := sorter{w: w, cmp: cmp}
 	items = s.sort(items)
@@ -75,6 +67,54 @@ func Sort(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
 		w.ran()
 	}
 	return o
+}
+
+// ToSorted is Array.prototype.toSorted(comparefn) on o, whose length n was read (at most what the caller lets an
+// array hold), with cmp nil or callable (ECMA-262 23.1.3.34): every index read (Get: a hole reads as undefined), the
+// values sorted as Sort sorts them, undefined last, into a new Array of length n.
+func ToSorted(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
+	w := newWalker(r, o)
+	defer w.release()
+	items := make([]sortEntry, 0, int(min(n, Threshold)))
+	undefs := 0
+	for k := 0.0; k < n; k++ {
+		if next := w.skipUp(k, n); next > k { // (holes of a quiet array: undefined, read without a script)
+			undefs += int(min(next, n) - k)
+			if k = next; k >= n {
+				break
+			}
+		}
+		v := w.value(k)
+		w.ran()
+		if goja.IsUndefined(v) {
+			undefs++
+			continue
+		}
+		items = append(items, w.entry(v, cmp))
+	}
+	s := sorter{w: w, cmp: cmp}
+	items = s.sort(items)
+	values := make([]any, 0, len(items)+undefs)
+	for _, e := range items {
+		values = append(values, e.v)
+	}
+	for range undefs {
+		values = append(values, goja.Undefined())
+	}
+	return r.RT.NewArray(values...)
+}
+
+// entry is v's sortEntry (its string made now when v is a primitive and the order the default), counted as made.
+func (w *walker) entry(v goja.Value, cmp goja.Callable) sortEntry {
+	e := sortEntry{v: v}
+	if _, obj := v.(*goja.Object); !obj && cmp == nil {
+		e.key = toStr(w.r.RT, v)
+	}
+	w.built += sortEntryBytes
+	if w.r.Building != nil {
+		*w.r.Building += sortEntryBytes
+	}
+	return e
 }
 
 // A sortEntry is an element being sorted and, for a primitive under the default order, its string.

@@ -22,25 +22,17 @@ const sortEntryBytes = 64
 func Sort(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
 	w := newWalker(r, o)
 	defer w.release()
-	items := make([]sortEntry, 0, int(min(n, Threshold)))
-	undefs := 0.0
+	l := sortList{items: make([]sortEntry, 0, int(min(n, Threshold)))}
 	for k := 0.0; k < n; k++ {
 		if k = w.skipUp(k, n); k >= n {
 			break
 		}
-		v, ok := w.at(k)
+		if v, ok := w.at(k); ok {
+			l.add(w, v, cmp)
+		}
 		w.ran()
-		if !ok {
-			continue
-		}
-		if goja.IsUndefined(v) {
-			undefs++
-			continue
-		}
-		items = append(items, w.entry(v, cmp))
 	}
-	s := sorter{w: w, cmp: cmp}
-	items = s.sort(items)
+	items, undefs := (&sorter{w: w, cmp: cmp}).sort(l.items), float64(l.undefs)
 	j := 0.0
 	for _, e := range items {
 		w.step(1)
@@ -75,25 +67,18 @@ func Sort(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
 func ToSorted(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
 	w := newWalker(r, o)
 	defer w.release()
-	items := make([]sortEntry, 0, int(min(n, Threshold)))
-	undefs := 0
+	l := sortList{items: make([]sortEntry, 0, int(min(n, Threshold)))}
 	for k := 0.0; k < n; k++ {
 		if next := w.skipUp(k, n); next > k { // (holes of a quiet array: undefined, read without a script)
-			undefs += int(min(next, n) - k)
+			l.undefs += int(min(next, n) - k)
 			if k = next; k >= n {
 				break
 			}
 		}
-		v := w.value(k)
+		l.add(w, w.value(k), cmp)
 		w.ran()
-		if goja.IsUndefined(v) {
-			undefs++
-			continue
-		}
-		items = append(items, w.entry(v, cmp))
 	}
-	s := sorter{w: w, cmp: cmp}
-	items = s.sort(items)
+	items, undefs := (&sorter{w: w, cmp: cmp}).sort(l.items), l.undefs
 	values := make([]any, 0, len(items)+undefs)
 	for _, e := range items {
 		values = append(values, e.v)
@@ -104,17 +89,29 @@ func ToSorted(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value
 	return r.RT.NewArray(values...)
 }
 
-// entry is v's sortEntry (its string made now when v is a primitive and the order the default), counted as made.
-func (w *walker) entry(v goja.Value, cmp goja.Callable) sortEntry {
+// A sortList is what SortIndexedProperties collects: the defined values, and how many undefined ones (they sort
+// last).
+type sortList struct {
+	items  []sortEntry
+	undefs int
+}
+
+// add collects v: an undefined one counted, any other as its sortEntry (its string made now when v is a primitive
+// and the order the default), counted as made.
+func (l *sortList) add(w *walker, v goja.Value, cmp goja.Callable) {
+	if goja.IsUndefined(v) {
+		l.undefs++
+		return
+	}
 	e := sortEntry{v: v}
 	if _, obj := v.(*goja.Object); !obj && cmp == nil {
 		e.key = toStr(w.r.RT, v)
 	}
+	l.items = append(l.items, e)
 	w.built += sortEntryBytes
 	if w.r.Building != nil {
 		*w.r.Building += sortEntryBytes
 	}
-	return e
 }
 
 // A sortEntry is an element being sorted and, for a primitive under the default order, its string.

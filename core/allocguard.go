@@ -212,38 +212,35 @@ var typedGuards = map[string]func(*goja.Runtime, goja.FunctionCall, gojainternal
 	"includes":    typedSearchGuard(arraybuiltin.TypedIncludes),
 }
 
-// typedSearchGuard routes indexOf, lastIndexOf or includes (which) of a typed array as guardTypedJoin routes join.
+// typedSearchGuard routes indexOf, lastIndexOf or includes (which) of a typed array (typedGuard).
 func typedSearchGuard(which int) func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value {
+	return typedGuard(func(r *arraybuiltin.Realm, o *goja.Object, n int, call goja.FunctionCall) goja.Value {
+		return arraybuiltin.TypedSearch(r, o, n, which, call.Arguments)
+	})
+}
+
+// guardTypedJoin is %TypedArray%.prototype.join, routed to arraybuiltin.TypedJoin (typedGuard).
+var guardTypedJoin = typedGuard(func(r *arraybuiltin.Realm, o *goja.Object, n int, call goja.FunctionCall) goja.Value {
+	return arraybuiltin.TypedJoin(r, o, n, call.Argument(0))
+})
+
+// guardTypedToLocaleString is %TypedArray%.prototype.toLocaleString, routed to arraybuiltin.TypedToLocaleString.
+var guardTypedToLocaleString = typedGuard(func(r *arraybuiltin.Realm, o *goja.Object, n int, _ goja.FunctionCall) goja.Value {
+	return arraybuiltin.TypedToLocaleString(r, o, n)
+})
+
+// typedGuard routes a %TypedArray%.prototype method: a typed array longer than arraybuiltin.Threshold goes to walk,
+// which reads its buffer with polls (goja's loop could not be stopped); a shorter one, a detached one and anything
+// else are goja's (its TypeError for what is no typed array).
+func typedGuard(walk func(r *arraybuiltin.Realm, o *goja.Object, n int, call goja.FunctionCall) goja.Value) func(*goja.Runtime, goja.FunctionCall, gojainternal.CallFunc) goja.Value {
 	return func(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
 		o, _ := call.This.(*goja.Object)
 		t, ok := gojainternal.TypedArrayOf(o)
 		if !ok || t.Length <= arraybuiltin.Threshold || t.Buffer.Detached() {
 			return orig(call)
 		}
-		return arraybuiltin.TypedSearch(walkRealm(rt), o, t.Length, which, call.Arguments)
+		return walk(walkRealm(rt), o, t.Length, call)
 	}
-}
-
-// guardTypedJoin is %TypedArray%.prototype.join: a typed array longer than arraybuiltin.Threshold is joined by
-// arraybuiltin.TypedJoin, which reads the buffer with polls (goja's loop could not be stopped); a shorter one, a
-// detached one and anything else are goja's (its TypeError for what is no typed array).
-func guardTypedJoin(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
-	o, _ := call.This.(*goja.Object)
-	t, ok := gojainternal.TypedArrayOf(o)
-	if !ok || t.Length <= arraybuiltin.Threshold || t.Buffer.Detached() {
-		return orig(call)
-	}
-	return arraybuiltin.TypedJoin(walkRealm(rt), o, t.Length, call.Argument(0))
-}
-
-// guardTypedToLocaleString is %TypedArray%.prototype.toLocaleString, routed as guardTypedJoin routes join.
-func guardTypedToLocaleString(rt *goja.Runtime, call goja.FunctionCall, orig gojainternal.CallFunc) goja.Value {
-	o, _ := call.This.(*goja.Object)
-	t, ok := gojainternal.TypedArrayOf(o)
-	if !ok || t.Length <= arraybuiltin.Threshold || t.Buffer.Detached() {
-		return orig(call)
-	}
-	return arraybuiltin.TypedToLocaleString(walkRealm(rt), o, t.Length)
 }
 
 // installAllocGuard guards rt's allocating builtins (see above). Every realm core makes calls it, after web.Install

@@ -15,30 +15,24 @@ const (
 // caller checked it, with goja's TypeError otherwise) and thisArg.
 func Each(r *Realm, o *goja.Object, n float64, which int, fn goja.Callable, thisArg goja.Value) goja.Value {
 	w := newWalker(r, o)
-	for k := 0.0; k < n; k++ {
-		if k = w.skipUp(k, n); k >= n {
-			break
-		}
-		v, ok := w.at(k)
-		if !ok {
-			continue
-		}
+	answer := which != Some
+	w.eachPresent(0, n, func(k float64, v goja.Value) bool {
 		res := call(fn, thisArg, v, index(r.RT, k), o)
 		w.ran()
 		switch {
 		case which == Every && !res.ToBoolean():
-			return r.RT.ToValue(false)
+			answer = false
 		case which == Some && res.ToBoolean():
-			return r.RT.ToValue(true)
+			answer = true
+		default:
+			return true
 		}
+		return false
+	})
+	if which == ForEach {
+		return goja.Undefined()
 	}
-	switch which {
-	case Every:
-		return r.RT.ToValue(true)
-	case Some:
-		return r.RT.ToValue(false)
-	}
-	return goja.Undefined()
+	return r.RT.ToValue(answer)
 }
 
 // Filter is Array.prototype.filter on o, whose length n was read, with the callable fn and thisArg (ECMA-262
@@ -51,14 +45,7 @@ func Filter(r *Realm, o *goja.Object, n float64, fn goja.Callable, thisArg goja.
 	a := w.speciesCreate(o, 0)
 	w.ran()
 	to := 0.0
-	for k := 0.0; k < n; k++ {
-		if k = w.skipUp(k, n); k >= n {
-			break
-		}
-		v, ok := w.at(k)
-		if !ok {
-			continue
-		}
+	w.eachPresent(0, n, func(k float64, v goja.Value) bool {
 		selected := call(fn, thisArg, v, index(r.RT, k), o).ToBoolean()
 		w.ran()
 		if selected {
@@ -66,7 +53,8 @@ func Filter(r *Realm, o *goja.Object, n float64, fn goja.Callable, thisArg goja.
 			w.ran()
 			to++
 		}
-	}
+		return true
+	})
 	return a
 }
 
@@ -78,19 +66,13 @@ func Map(r *Realm, o *goja.Object, n float64, fn goja.Callable, thisArg goja.Val
 	defer w.release()
 	a := w.speciesCreate(o, n)
 	w.ran()
-	for k := 0.0; k < n; k++ {
-		if k = w.skipUp(k, n); k >= n {
-			break
-		}
-		v, ok := w.at(k)
-		if !ok {
-			continue
-		}
+	w.eachPresent(0, n, func(k float64, v goja.Value) bool {
 		mapped := call(fn, thisArg, v, index(r.RT, k), o)
 		w.ran()
 		w.define(a, k, mapped)
 		w.ran()
-	}
+		return true
+	})
 	return a
 }
 

@@ -20,17 +20,11 @@ func lengthOf(o *goja.Object) float64 {
 // CreateDataPropertyOrThrow of a present one. Runs of holes of goja's arrays with quiet prototypes are skipped.
 // It returns to moved on by end − from.
 func (w *walker) copyInto(a *goja.Object, from, end, to float64) float64 {
-	for k := from; k < end; k++ {
-		if s := w.skipUp(k, end); s > k {
-			if k = s; k >= end {
-				break
-			}
-		}
-		if v, ok := w.at(k); ok {
-			w.define(a, to+k-from, v)
-			w.ran() // (a's setter or Proxy trap, a getter)
-		}
-	}
+	w.eachPresent(from, end, func(k float64, v goja.Value) bool {
+		w.define(a, to+k-from, v)
+		w.ran() // (a's setter or Proxy trap, a getter)
+		return true
+	})
 	return to + end - from
 }
 

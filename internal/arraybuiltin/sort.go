@@ -23,15 +23,10 @@ func Sort(r *Realm, o *goja.Object, n float64, cmp goja.Callable) goja.Value {
 	w := newWalker(r, o)
 	defer w.release()
 	l := sortList{items: make([]sortEntry, 0, int(min(n, Threshold)))}
-	for k := 0.0; k < n; k++ {
-		if k = w.skipUp(k, n); k >= n {
-			break
-		}
-		if v, ok := w.at(k); ok {
-			l.add(w, v, cmp)
-		}
-		w.ran()
-	}
+	w.eachPresent(0, n, func(_ float64, v goja.Value) bool {
+		l.add(w, v, cmp)
+		return true
+	})
 	items, undefs := (&sorter{w: w, cmp: cmp}).sort(l.items), float64(l.undefs)
 	j := 0.0
 	for _, e := range items {

@@ -84,6 +84,19 @@ func (w *walker) at(k float64) (goja.Value, bool) {
 	return w.get(name), true
 }
 
+// eachPresent visits, in order, the indices in [from, end) that o has (HasProperty, then Get), runs of holes of
+// goja's arrays with quiet prototypes skipped, until visit answers false.
+func (w *walker) eachPresent(from, end float64, visit func(k float64, v goja.Value) bool) {
+	for k := from; k < end; k++ {
+		if k = w.skipUp(k, end); k >= end {
+			return
+		}
+		if v, ok := w.at(k); ok && !visit(k, v) {
+			return
+		}
+	}
+}
+
 // value is Get(o, k).
 func (w *walker) value(k float64) goja.Value {
 	w.step(1)
